@@ -1,0 +1,1 @@
+//! The pipeline the shells call: source text in, diagnostics and a pack model out.

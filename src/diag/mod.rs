@@ -1,0 +1,215 @@
+//! Diagnostics as plain data: code, severity, message, spans and fixes.
+//!
+//! Every stage (syntax, validation, analysis, check) produces [`Diagnostic`]s;
+//! the shells render them (terminal, JSON lines, SARIF, LSP). Nothing here does I/O.
+
+mod codes;
+pub mod render;
+
+pub use codes::{CATALOGUE, CodeInfo};
+
+use crate::span::Span;
+
+/// How serious a diagnostic is (catalogue 1.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The pack won't build, the game would refuse it, or the level is broken.
+    Error,
+    /// The pack loads, but something is probably wrong.
+    Warning,
+    /// A fact the author should see; never fails a run.
+    Info,
+    /// A suggestion shown faintly in the editor.
+    Hint,
+}
+
+impl Severity {
+    /// Lowercase name as used in every output format.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        }
+    }
+}
+
+/// Look up a catalogue entry by code (`M301`) or name (`undeclared-property-word`),
+/// ignoring case. `allow` statements and settings accept either.
+pub fn lookup(code_or_name: &str) -> Option<&'static CodeInfo> {
+    CATALOGUE.iter().find(|c| {
+        c.code.eq_ignore_ascii_case(code_or_name) || c.name.eq_ignore_ascii_case(code_or_name)
+    })
+}
+
+/// One replacement of the text in `span` by `new_text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextEdit {
+    /// The source range replaced (empty for an insertion).
+    pub span: Span,
+    /// The replacement text.
+    pub new_text: String,
+}
+
+/// A titled quick fix: a set of edits applied together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, as shown in the editor; says so when it changes how a level plays.
+    pub title: String,
+    /// The edits, non-overlapping.
+    pub edits: Vec<TextEdit>,
+}
+
+/// A labelled secondary span that explains the diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// Where.
+    pub span: Span,
+    /// Why it matters here.
+    pub label: String,
+}
+
+/// One diagnostic (catalogue 1.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The catalogue entry: code, name, default severity.
+    pub info: &'static CodeInfo,
+    /// Severity in force (an allowed warning is reported as info).
+    pub severity: Severity,
+    /// One or two sentences for the author.
+    pub message: String,
+    /// The narrowest source text the author would edit.
+    pub span: Span,
+    /// The level id, when it concerns one level.
+    pub level: Option<String>,
+    /// Board cells involved, as (column, row) from the top-left.
+    pub cells: Vec<(u32, u32)>,
+    /// The pack-model path in the loader's style, e.g. `levels[2].automata[0].pattern`.
+    pub path: Option<String>,
+    /// Secondary spans.
+    pub related: Vec<Related>,
+    /// Quick fixes.
+    pub fixes: Vec<Fix>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the catalogue's severity for `code`.
+    ///
+    /// # Panics
+    /// Panics if `code` is not in the catalogue: codes are compile-time constants of the toolchain.
+    pub fn new(code: &str, span: Span, message: impl Into<String>) -> Self {
+        let info = lookup(code).unwrap_or_else(|| panic!("unknown diagnostic code {code}"));
+        Diagnostic {
+            info,
+            severity: info.severity,
+            message: message.into(),
+            span,
+            level: None,
+            cells: Vec::new(),
+            path: None,
+            related: Vec::new(),
+            fixes: Vec::new(),
+        }
+    }
+
+    /// The code, e.g. `M301`.
+    pub fn code(&self) -> &'static str {
+        self.info.code
+    }
+
+    /// The stable name, e.g. `undeclared-property-word`.
+    pub fn name(&self) -> &'static str {
+        self.info.name
+    }
+
+    /// Set the level this diagnostic concerns.
+    pub fn with_level(mut self, level: impl Into<String>) -> Self {
+        self.level = Some(level.into());
+        self
+    }
+
+    /// Add a board cell.
+    pub fn with_cell(mut self, x: u32, y: u32) -> Self {
+        self.cells.push((x, y));
+        self
+    }
+
+    /// Set the pack-model path.
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// Add a labelled secondary span.
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.related.push(Related {
+            span,
+            label: label.into(),
+        });
+        self
+    }
+
+    /// Add a quick fix made of one edit.
+    pub fn with_fix(
+        mut self,
+        title: impl Into<String>,
+        span: Span,
+        new_text: impl Into<String>,
+    ) -> Self {
+        self.fixes.push(Fix {
+            title: title.into(),
+            edits: vec![TextEdit {
+                span,
+                new_text: new_text.into(),
+            }],
+        });
+        self
+    }
+
+    /// Override the severity.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+}
+
+/// Sort diagnostics into the order every output uses: by position, then code, then message.
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.info.code, &a.message).cmp(&(
+            b.span.start,
+            b.span.end,
+            b.info.code,
+            &b.message,
+        ))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_codes_are_unique_and_ordered() {
+        for pair in CATALOGUE.windows(2) {
+            assert!(
+                pair[0].code < pair[1].code,
+                "{} !< {}",
+                pair[0].code,
+                pair[1].code
+            );
+        }
+        let mut names: Vec<_> = CATALOGUE.iter().map(|c| c.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), CATALOGUE.len());
+    }
+
+    #[test]
+    fn lookup_accepts_code_or_name() {
+        assert_eq!(lookup("m403").unwrap().name, "bypass");
+        assert_eq!(lookup("BYPASS").unwrap().code, "M403");
+        assert!(lookup("M999").is_none());
+    }
+}

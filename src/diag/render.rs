@@ -1,0 +1,1 @@
+//! Rendering diagnostics for terminals (ariadne) and tools (JSON lines).

@@ -1,0 +1,1 @@
+//! The rules engine of `rules.md` on a compact state shared with the solver.

@@ -1,0 +1,1 @@
+//! The canonical formatter shared by `miauc fmt` and the language server.

@@ -1,0 +1,1 @@
+//! `miauc import`: a pack model back to readable `.miau` source.

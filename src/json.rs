@@ -1,0 +1,1 @@
+//! Canonical pack JSON: writing it from the model and reading pack JSON into the model.

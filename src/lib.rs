@@ -1,0 +1,28 @@
+//! miau: the authoring toolchain for *Miau Is True* packs.
+//!
+//! Layers, from the bottom (see `ARCHITECTURE.md`):
+//! - [`span`], [`diag`]: positions and diagnostics as plain data;
+//! - [`syntax`]: the `.miau` lexer, parser and typed AST with spans;
+//! - [`model`]: the pack model the game's loader sees;
+//! - [`lower`]: AST to model (legend resolution, stable ids);
+//! - [`validate`]: stage 2, the loader's contract, on the model;
+//! - [`json`]: canonical pack JSON out, pack JSON in;
+//! - [`import`]: pack model back to readable `.miau`;
+//! - [`fmt`]: the canonical formatter;
+//! - [`engine`]: the rules engine (`rules.md`) on a compact state;
+//! - [`compile`]: the pipeline the shells call;
+//! - [`cli`]: the `miauc` command line (the only module here that does I/O).
+
+pub mod cli;
+pub mod compile;
+pub mod diag;
+pub mod engine;
+pub mod fmt;
+pub mod import;
+pub mod json;
+pub mod lower;
+pub mod model;
+pub mod share;
+pub mod span;
+pub mod syntax;
+pub mod validate;

@@ -1,0 +1,1 @@
+//! Lowering: the typed AST to the pack model (legend resolution, stacks, stable ids).

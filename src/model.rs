@@ -1,0 +1,358 @@
+//! The pack model: what the game's loader sees, independent of where it came from.
+//!
+//! `.miau` source is lowered into it (`crate::lower`), pack JSON is read into it
+//! (`crate::json`), stage 2 validates it (`crate::validate`), canonical JSON is
+//! written from it, and the engine compiles a [`Level`] into its own compact state.
+//!
+//! The model is deliberately permissive: fields hold what the author wrote
+//! (strings for ids, tokens, categories, channels) so that validation can report
+//! every mistake with its place. Spans point back into the source the model came
+//! from; they are [`Span::default`] for models built in code or read from JSON,
+//! where the loader-style `path` names the place instead.
+
+use crate::span::Span;
+
+/// The rules-semantics version this toolchain implements (`rules.md`).
+pub const RULES_VERSION: u32 = 2;
+
+/// The only engine version there is (`clockwork-api.md` ask 8).
+pub const ENGINE_VERSION: u32 = 1;
+
+/// A whole pack.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pack {
+    /// `manifest.id`.
+    pub id: String,
+    /// `manifest.name`.
+    pub name: String,
+    /// `manifest.version`, e.g. `1.0.0`.
+    pub version: String,
+    /// `manifest.engine`; 1.
+    pub engine: u32,
+    /// `manifest.rules`: the rules-semantics version; `None` when not stated (M339).
+    pub rules: Option<u32>,
+    /// `manifest.world`, present for world packs.
+    pub world: Option<World>,
+    /// `manifest.features` as written in pack JSON. For `.miau` sources this is
+    /// empty and [`Pack::derived_features`] is written instead.
+    pub declared_features: Option<Vec<String>>,
+    /// `palette`, in source order (canonical output sorts by noun).
+    pub palette: Vec<PaletteEntry>,
+    /// `properties`: the glossary, in source order (canonical output sorts by word).
+    pub glossary: Vec<GlossaryEntry>,
+    /// `vocabulary`: extra nouns of the pack.
+    pub vocabulary: Vec<Named>,
+    /// The levels, in pack order.
+    pub levels: Vec<Level>,
+    /// Pack-wide allowances (`allow` in the pack header).
+    pub allow: Vec<Allowance>,
+    /// Span of the pack header (the `pack` keyword and id).
+    pub span: Span,
+}
+
+/// A string with the span it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Named {
+    /// The text.
+    pub text: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl Named {
+    /// A name built in code, without a source span.
+    pub fn new(text: impl Into<String>) -> Self {
+        Named {
+            text: text.into(),
+            span: Span::default(),
+        }
+    }
+}
+
+/// `manifest.world`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct World {
+    /// The world's glyph (1 to 16 UTF-16 units).
+    pub glyph: String,
+    /// The tagline (at most 80 UTF-16 units).
+    pub tagline: Option<String>,
+    /// One of `you push stop win sink defeat`.
+    pub accent: Option<String>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// One palette entry: how a noun is drawn.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PaletteEntry {
+    /// The noun.
+    pub noun: Named,
+    /// The emoji or text drawn.
+    pub glyph: String,
+    /// `left` or `right`: the way the glyph looks, so the renderer can turn it.
+    pub faces: Option<String>,
+    /// A glyph for devices without the newer emoji.
+    pub fallback: Option<String>,
+    /// Drawn as a terrain slab.
+    pub terrain: bool,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// One glossary entry (`properties` in pack JSON).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GlossaryEntry {
+    /// The property word.
+    pub word: Named,
+    /// One of `you push stop win sink defeat`.
+    pub accent: String,
+    /// One sentence of at most 80 characters.
+    pub describe: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A level's category.
+pub const CATEGORIES: &[&str] = &["required", "optional", "challenge"];
+
+/// The fixed channel palette (`rules.md` §9.5).
+pub const CHANNELS: &[&str] = &["amber", "teal", "rose", "lime", "violet", "slate"];
+
+/// One level.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Level {
+    /// The level id.
+    pub id: Named,
+    /// Title, sentence case.
+    pub title: Option<String>,
+    /// Hint shown to the player.
+    pub hint: Option<String>,
+    /// `required`, `optional` or `challenge`, as written.
+    pub category: Option<Named>,
+    /// Words and ideas this level introduces.
+    pub introduces: Introduces,
+    /// Words and ideas this level reuses.
+    pub reuses: Introduces,
+    /// Board width in cells.
+    pub width: u32,
+    /// Board height in cells.
+    pub height: u32,
+    /// Automata (`TICK`), in source order.
+    pub automata: Vec<Automaton>,
+    /// Pairs (`OPEN`/`SHUT`), in declaration order.
+    pub pairs: Vec<Pair>,
+    /// The frail mechanic, when declared.
+    pub frail: Option<Frail>,
+    /// Terrain nouns, in order (their implicit `N IS STOP` records come first, in this order).
+    pub terrain: Vec<Named>,
+    /// Check metadata.
+    pub check: CheckMeta,
+    /// Word tiles and things, in reading order (row, column, stack order).
+    pub objects: Vec<Object>,
+    /// Span of the level header (`level` keyword and id).
+    pub span: Span,
+    /// Span of the board block (or of the level when there is none).
+    pub board_span: Span,
+}
+
+/// `introduces` / `reuses`: word tokens and free-text ideas.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Introduces {
+    /// Word tokens.
+    pub words: Vec<Named>,
+    /// Free-text ideas.
+    pub ideas: Vec<String>,
+}
+
+impl Introduces {
+    /// Nothing listed.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty() && self.ideas.is_empty()
+    }
+}
+
+/// Check metadata of a level.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CheckMeta {
+    /// `allowBypass`: the level may be won without moving a word.
+    pub allow_bypass: Option<Allowance>,
+    /// `allowHandsOff`: the level may be won without the player pushing a word.
+    pub allow_hands_off: Option<Allowance>,
+    /// Other allowances, by code.
+    pub allow: Vec<Allowance>,
+    /// `mustForm`: rules proven necessary by a forbid search, as written (`TRUCK IS WIN`).
+    pub must_form: Vec<Named>,
+    /// `solverBudget`: the solver's state budget.
+    pub solver_budget: Option<u64>,
+    /// `solution`: the recorded route, `U D L R W`.
+    pub solution: Option<Named>,
+    /// `steps`: the recorded length of the shortest route.
+    pub steps: Option<u64>,
+}
+
+/// `allow CODE "reason"`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Allowance {
+    /// Code or name as written (`M403`, `bypass`).
+    pub code: Named,
+    /// Why; required.
+    pub reason: String,
+    /// Where the statement was written.
+    pub span: Span,
+}
+
+/// One automaton record (`rules.md` §9.1).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Automaton {
+    /// Record id; phases are keyed by it.
+    pub id: Named,
+    /// The noun it moves, when restricted.
+    pub subject: Option<Named>,
+    /// The custom property word (`TICK`).
+    pub property: Named,
+    /// Starting phase.
+    pub phase: Option<u64>,
+    /// The steps.
+    pub pattern: Vec<Step>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// One automaton step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Move one cell by `(dx, dy)`, one of the four directions.
+    Move(i8, i8),
+    /// Do nothing this beat.
+    Wait,
+}
+
+impl Step {
+    /// The step for a letter `U D L R W`.
+    pub fn from_letter(c: char) -> Option<Step> {
+        Some(match c {
+            'U' => Step::Move(0, -1),
+            'D' => Step::Move(0, 1),
+            'L' => Step::Move(-1, 0),
+            'R' => Step::Move(1, 0),
+            'W' => Step::Wait,
+            _ => return None,
+        })
+    }
+
+    /// The letter of this step.
+    pub fn letter(self) -> char {
+        match self {
+            Step::Move(0, -1) => 'U',
+            Step::Move(0, 1) => 'D',
+            Step::Move(-1, 0) => 'L',
+            Step::Move(1, 0) => 'R',
+            Step::Move(..) => '?',
+            Step::Wait => 'W',
+        }
+    }
+}
+
+/// One pair record (`rules.md` §9.2).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pair {
+    /// The two words, e.g. `OPEN`, `SHUT`.
+    pub words: Vec<Named>,
+    /// `destroy-both`.
+    pub effect: String,
+    /// Whether a mover with one word ignores an occupant with the other.
+    pub enter: bool,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The frail mechanic (`frail-design.md`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Frail {
+    /// Leftovers: a crumbled noun becomes the mapped noun; unmapped nouns vanish.
+    pub leaves: Vec<(Named, Named)>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// Whether an object is a word tile or a thing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Kind {
+    /// A word tile: `text` is its word.
+    Word,
+    /// A thing: `text` is its noun.
+    #[default]
+    Thing,
+}
+
+/// One word tile or thing at reset.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Object {
+    /// Stable id, unique in the level.
+    pub id: String,
+    /// Word or thing.
+    pub kind: Kind,
+    /// The word's text, or the thing's noun.
+    pub text: String,
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+    /// A fixed word (`WIN!`): never pushed or destroyed.
+    pub fixed: bool,
+    /// A plate's or gate's channel.
+    pub channel: Option<String>,
+    /// The board cell (or legend entry) it came from.
+    pub span: Span,
+}
+
+/// Feature names (`rules.md` §11.4), in canonical order.
+pub const FEATURES: &[&str] = &[
+    "automata", "pairs", "frail", "goal", "gates", "fixed", "terrain", "float",
+];
+
+impl Level {
+    /// The features this level uses (`rules.md` §11.4), in [`FEATURES`] order.
+    pub fn features(&self) -> Vec<&'static str> {
+        let has_word = |w: &str| {
+            self.objects
+                .iter()
+                .any(|o| o.kind == Kind::Word && o.text == w)
+        };
+        let mut out = Vec::new();
+        for &f in FEATURES {
+            let used = match f {
+                "automata" => !self.automata.is_empty(),
+                "pairs" => !self.pairs.is_empty(),
+                "frail" => self.frail.is_some() || has_word("FRAIL"),
+                "goal" => has_word("GOAL"),
+                "gates" => self.objects.iter().any(|o| o.channel.is_some()),
+                "fixed" => self.objects.iter().any(|o| o.fixed),
+                "terrain" => !self.terrain.is_empty(),
+                "float" => has_word("FLOAT"),
+                _ => false,
+            };
+            if used {
+                out.push(f);
+            }
+        }
+        out
+    }
+}
+
+impl Pack {
+    /// The union of the levels' features, in [`FEATURES`] order.
+    pub fn derived_features(&self) -> Vec<&'static str> {
+        let used: Vec<Vec<&'static str>> = self.levels.iter().map(Level::features).collect();
+        FEATURES
+            .iter()
+            .copied()
+            .filter(|f| used.iter().any(|l| l.contains(f)))
+            .collect()
+    }
+
+    /// The level with this id.
+    pub fn level(&self, id: &str) -> Option<&Level> {
+        self.levels.iter().find(|l| l.id.text == id)
+    }
+}

@@ -1,0 +1,1 @@
+//! Share strings: a pack as a compact, URL-safe text and back.

@@ -1,0 +1,1 @@
+//! The `.miau` front end: lexer, parser and typed AST with spans.
