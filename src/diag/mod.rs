@@ -213,3 +213,36 @@ mod tests {
         assert!(lookup("M999").is_none());
     }
 }
+
+/// The reference page of every code, `docs/diagnostics.md`, compiled in so
+/// `miauc explain` works from any directory.
+const REFERENCE: &str = include_str!("../../docs/diagnostics.md");
+
+/// The documentation page of a code or name, as printed by `miauc explain`.
+pub fn explain(code_or_name: &str) -> Option<String> {
+    let info = lookup(code_or_name)?;
+    let heading = format!("### {} {}", info.code, info.name);
+    let start = REFERENCE.find(&heading)?;
+    let rest = &REFERENCE[start..];
+    let end = rest[heading.len()..]
+        .find("\n## ")
+        .into_iter()
+        .chain(rest[heading.len()..].find("\n### "))
+        .min()
+        .map_or(rest.len(), |e| e + heading.len() + 1);
+    Some(rest[..end].trim_end().to_string() + "\n")
+}
+
+#[cfg(test)]
+mod explain_tests {
+    #[test]
+    fn every_code_has_a_reference_page() {
+        for info in super::CATALOGUE {
+            let page =
+                super::explain(info.code).unwrap_or_else(|| panic!("no page for {}", info.code));
+            assert!(page.starts_with(&format!("### {} {}", info.code, info.name)));
+            assert!(page.contains("**Severity:**"), "{page}");
+        }
+        assert!(super::explain("bypass").unwrap().contains("M403"));
+    }
+}
