@@ -179,7 +179,7 @@ mod tests {
             header(&file, &d),
             "p.miau:2:8: error[M101 unterminated-string] this text has no closing quote."
         );
-        let rendered = human(&file, &[d.clone()], false);
+        let rendered = human(&file, std::slice::from_ref(&d), false);
         assert!(rendered.contains("p.miau:2:8"), "{rendered}");
         let line = json_line(&file, &d);
         assert!(line.contains(r#""line":2,"column":8"#), "{line}");
