@@ -23,6 +23,7 @@ pub mod json;
 pub mod lower;
 pub mod model;
 pub mod share;
+pub mod solver;
 pub mod span;
 pub mod syntax;
 pub mod validate;

@@ -1,0 +1,174 @@
+//! Stage 4's search: a breadth-first solver over any deterministic turn function.
+//!
+//! The search is generic over [`Space`] so that it can be tested against a
+//! naive BFS on small spaces and run on the engine's compact state unchanged.
+//! Visited states are stored as 128-bit fingerprints with a parent index and
+//! the action that reached them (about 26 bytes each, see [`visited`]); only
+//! the current and next BFS layers keep whole states.
+
+pub mod fingerprint;
+pub mod visited;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use visited::{Insert, Visited};
+
+/// What one accepted turn did, as far as the searches care.
+#[derive(Debug, Clone)]
+pub struct Turn<S> {
+    /// The state after the turn.
+    pub state: S,
+    /// The turn won the play.
+    pub won: bool,
+    /// The turn is excluded by the search's constraint (e.g. a word moved in a
+    /// words-frozen search, or a forbidden rule formed): it has no successor.
+    pub pruned: bool,
+}
+
+/// A deterministic puzzle as the solver sees it.
+pub trait Space {
+    /// A state; cloned only for the BFS frontier.
+    type State: Clone;
+    /// The start state.
+    fn start(&self) -> Self::State;
+    /// The number of actions, tried in index order `0..n` (for the engine: U, D, L, R, then W).
+    fn action_count(&self) -> usize;
+    /// The turn for `action` from `state`, or `None` when the input is rejected.
+    fn step(&self, state: &Self::State, action: usize) -> Option<Turn<Self::State>>;
+    /// The identity of a state: two states with equal bytes are the same state.
+    fn key(&self, state: &Self::State, out: &mut Vec<u8>);
+}
+
+/// Limits of one search.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Maximum number of expanded states.
+    pub states: u64,
+    /// Maximum bytes for the visited set plus the frontier.
+    pub memory: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            states: 2_000_000,
+            memory: 2 << 30,
+        }
+    }
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// A shortest winning route (action indices), first in action order among the shortest.
+    Solved(Vec<u8>),
+    /// Every reachable state was explored and none wins: a proof.
+    Unsolved,
+    /// The state or memory budget ran out first: not a proof.
+    Limit,
+    /// The caller cancelled the search.
+    Cancelled,
+}
+
+/// The result and its figures.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// How it ended.
+    pub verdict: Verdict,
+    /// States expanded (taken from the frontier and stepped).
+    pub expanded: u64,
+    /// Distinct states stored.
+    pub stored: u64,
+    /// Depth reached (the BFS layer being expanded at the end).
+    pub depth: u32,
+    /// Peak bytes used by the visited set and frontier.
+    pub peak_bytes: usize,
+}
+
+/// Progress reported between layers and every few thousand states.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// States expanded so far.
+    pub expanded: u64,
+    /// Current depth.
+    pub depth: u32,
+}
+
+/// Breadth-first search from `space.start()`.
+///
+/// `cancel` is polled every 4096 expansions; `progress` is called at the same
+/// rate and at each new layer.
+pub fn search<S: Space>(
+    space: &S,
+    limits: Limits,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    let actions = space.action_count();
+    let mut visited = Visited::with_capacity(1 << 12);
+    let mut key = Vec::with_capacity(256);
+    let start = space.start();
+    space.key(&start, &mut key);
+    let root = match visited.insert(fingerprint::of(&key), u32::MAX, 0) {
+        Insert::New(i) => i,
+        Insert::Seen(i) => i,
+    };
+    let mut frontier: Vec<(u32, S::State)> = vec![(root, start)];
+    let mut next: Vec<(u32, S::State)> = Vec::new();
+    let mut expanded = 0u64;
+    let mut depth = 0u32;
+    let mut peak = 0usize;
+    let state_bytes = std::mem::size_of::<S::State>().max(1) + 4;
+    let outcome = |verdict, expanded, visited: &Visited, depth, peak| Outcome {
+        verdict,
+        expanded,
+        stored: visited.len() as u64,
+        depth,
+        peak_bytes: peak,
+    };
+    while !frontier.is_empty() {
+        progress(Progress { expanded, depth });
+        for (index, state) in frontier.drain(..) {
+            if expanded >= limits.states {
+                return outcome(Verdict::Limit, expanded, &visited, depth, peak);
+            }
+            expanded += 1;
+            if expanded.is_multiple_of(4096) {
+                if cancel.load(Ordering::Relaxed) {
+                    return outcome(Verdict::Cancelled, expanded, &visited, depth, peak);
+                }
+                progress(Progress { expanded, depth });
+                let bytes = visited.bytes() + (next.capacity() + 1) * state_bytes;
+                peak = peak.max(bytes);
+                if bytes > limits.memory {
+                    return outcome(Verdict::Limit, expanded, &visited, depth, peak);
+                }
+            }
+            for action in 0..actions {
+                let Some(turn) = space.step(&state, action) else {
+                    continue;
+                };
+                if turn.pruned {
+                    continue;
+                }
+                if turn.won {
+                    let mut route = visited.route(index);
+                    route.push(action as u8);
+                    peak = peak.max(visited.bytes() + next.capacity() * state_bytes);
+                    return outcome(Verdict::Solved(route), expanded, &visited, depth, peak);
+                }
+                key.clear();
+                space.key(&turn.state, &mut key);
+                if let Insert::New(i) = visited.insert(fingerprint::of(&key), index, action as u8) {
+                    next.push((i, turn.state));
+                }
+            }
+        }
+        peak = peak.max(visited.bytes() + next.capacity() * state_bytes);
+        std::mem::swap(&mut frontier, &mut next);
+        depth += 1;
+    }
+    outcome(Verdict::Unsolved, expanded, &visited, depth, peak)
+}
+
+#[cfg(test)]
+mod tests;

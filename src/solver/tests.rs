@@ -1,0 +1,144 @@
+//! The solver against a naive BFS on random finite spaces.
+
+use super::*;
+use proptest::prelude::*;
+use std::collections::{HashMap, VecDeque};
+
+/// A random finite space: `next[s][a]` is the successor of `s` under `a`, or
+/// `None` when rejected; `wins[s][a]` marks winning turns, `prune[s][a]` pruned ones.
+#[derive(Debug, Clone)]
+struct Table {
+    next: Vec<Vec<Option<u16>>>,
+    wins: Vec<Vec<bool>>,
+    prune: Vec<Vec<bool>>,
+}
+
+impl Space for Table {
+    type State = u16;
+    fn start(&self) -> u16 {
+        0
+    }
+    fn action_count(&self) -> usize {
+        self.next[0].len()
+    }
+    fn step(&self, s: &u16, a: usize) -> Option<Turn<u16>> {
+        let to = self.next[*s as usize][a]?;
+        Some(Turn {
+            state: to,
+            won: self.wins[*s as usize][a],
+            pruned: self.prune[*s as usize][a],
+        })
+    }
+    fn key(&self, s: &u16, out: &mut Vec<u8>) {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
+}
+
+/// The reference: BFS over whole states with a HashMap of paths.
+fn naive(t: &Table) -> Option<Vec<u8>> {
+    let mut seen: HashMap<u16, Vec<u8>> = HashMap::new();
+    let mut queue = VecDeque::new();
+    seen.insert(0, Vec::new());
+    queue.push_back(0u16);
+    while let Some(s) = queue.pop_front() {
+        let path = seen[&s].clone();
+        for a in 0..t.action_count() {
+            let Some(turn) = t.step(&s, a) else { continue };
+            if turn.pruned {
+                continue;
+            }
+            let mut p = path.clone();
+            p.push(a as u8);
+            if turn.won {
+                return Some(p);
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(turn.state) {
+                e.insert(p);
+                queue.push_back(turn.state);
+            }
+        }
+    }
+    None
+}
+
+fn table() -> impl Strategy<Value = Table> {
+    (1usize..40, 1usize..5).prop_flat_map(|(n, k)| {
+        let cell = (
+            proptest::option::weighted(0.8, 0..n as u16),
+            prop::bool::weighted(0.03),
+            prop::bool::weighted(0.1),
+        );
+        prop::collection::vec(prop::collection::vec(cell, k), n).prop_map(|rows| Table {
+            next: rows
+                .iter()
+                .map(|r| r.iter().map(|c| c.0).collect())
+                .collect(),
+            wins: rows
+                .iter()
+                .map(|r| r.iter().map(|c| c.1).collect())
+                .collect(),
+            prune: rows
+                .iter()
+                .map(|r| r.iter().map(|c| c.2).collect())
+                .collect(),
+        })
+    })
+}
+
+proptest! {
+    #[test]
+    fn matches_naive_bfs(t in table()) {
+        let out = search(&t, Limits::default(), &AtomicBool::new(false), &mut |_| {});
+        match naive(&t) {
+            Some(route) => prop_assert_eq!(out.verdict, Verdict::Solved(route)),
+            None => prop_assert_eq!(out.verdict, Verdict::Unsolved),
+        }
+    }
+}
+
+#[test]
+fn budget_ends_in_limit_not_unsolved() {
+    // A long chain: state i → i+1, no win.
+    let n = 1000;
+    let t = Table {
+        next: (0..n).map(|i| vec![Some(((i + 1) % n) as u16)]).collect(),
+        wins: vec![vec![false]; n],
+        prune: vec![vec![false]; n],
+    };
+    let limits = Limits {
+        states: 10,
+        memory: 1 << 30,
+    };
+    let out = search(&t, limits, &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(out.verdict, Verdict::Limit);
+    assert_eq!(out.expanded, 10);
+    let out = search(&t, Limits::default(), &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(out.verdict, Verdict::Unsolved);
+    assert_eq!(out.stored, n as u64);
+}
+
+#[test]
+fn cancellation_stops_the_search() {
+    let n = 60_000;
+    let t = Table {
+        next: (0..n).map(|i| vec![Some(((i + 1) % n) as u16)]).collect(),
+        wins: vec![vec![false]; n],
+        prune: vec![vec![false]; n],
+    };
+    let out = search(&t, Limits::default(), &AtomicBool::new(true), &mut |_| {});
+    assert_eq!(out.verdict, Verdict::Cancelled);
+    assert!(out.expanded <= 4096);
+}
+
+#[test]
+fn visited_set_stays_under_32_bytes_per_state() {
+    let mut v = visited::Visited::with_capacity(16);
+    for i in 0..1_000_000u32 {
+        v.insert(fingerprint::of(&i.to_le_bytes()), i.saturating_sub(1), 0);
+    }
+    assert_eq!(v.len(), 1_000_000);
+    let per_state = v.bytes() as f64 / v.len() as f64;
+    // Capacity doubling can leave vectors up to half empty; the steady-state
+    // cost is ~26 bytes, the worst case after a doubling stays bounded.
+    assert!(per_state < 48.0, "{per_state}");
+}
