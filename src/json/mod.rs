@@ -302,5 +302,18 @@ pub(crate) fn is_hands_off(a: &Allowance) -> bool {
     diag::lookup(&a.code.text).is_some_and(|c| c.code == "M404")
 }
 
+/// Read pack JSON and run stage 2 on it: the reader's diagnostics plus
+/// [`crate::validate::validate`], all pointing into `text`, in output order.
+pub fn check(text: &str) -> (Option<Pack>, Vec<diag::Diagnostic>) {
+    let (pack, mut diags) = from_json(text);
+    if let Some(p) = &pack {
+        let mut more = crate::validate::validate(p);
+        attach_spans(text, &mut more);
+        diags.extend(more);
+    }
+    diag::sort(&mut diags);
+    (pack, diags)
+}
+
 #[cfg(test)]
 mod tests;

@@ -800,17 +800,18 @@ impl Validator {
                 }
                 let _ = k;
             }
-        } else if let Some(o) = level
+        } else if let Some((j, o)) = level
             .objects
             .iter()
-            .find(|o| o.kind == Kind::Word && o.text == "FRAIL")
+            .enumerate()
+            .find(|(_, o)| o.kind == Kind::Word && o.text == "FRAIL")
         {
             let mut d = self
                 .level_diag(
                     &lv,
                     "M243",
                     o.span,
-                    "",
+                    &format!(".objects[{j}]"),
                     format!("Level {name} has a FRAIL word but no frail statement. Add one with the leftovers, such as DRIFT -> WATER, or with none if crumbled things should vanish."),
                 )
                 .with_cell(o.x, o.y);
