@@ -38,6 +38,30 @@ pub fn to_miau(pack: &Pack) -> String {
     out
 }
 
+/// A copy of `pack` with every level's objects in reading order (row,
+/// column, then list order) and ids in the compiler's scheme: things
+/// `<noun lowercased>-<n>`, words `<text lowercased>.<n>`, numbered from 1 per
+/// noun or word in reading order. This is the pack that building the imported
+/// source gives back, so `to_json(&with_compiler_ids(p)) == build(to_miau(p))`.
+pub fn with_compiler_ids(pack: &Pack) -> Pack {
+    let mut out = pack.clone();
+    for level in &mut out.levels {
+        level.objects.sort_by_key(|o| (o.y, o.x));
+        let mut counts: std::collections::HashMap<(Kind, String), u32> =
+            std::collections::HashMap::new();
+        for o in &mut level.objects {
+            let stem = o.text.to_lowercase();
+            let n = counts.entry((o.kind, stem.clone())).or_insert(0);
+            *n += 1;
+            o.id = match o.kind {
+                Kind::Thing => format!("{stem}-{n}"),
+                Kind::Word => format!("{stem}.{n}"),
+            };
+        }
+    }
+    out
+}
+
 /// A `.miau` string literal: double quotes, `\"` and `\\` escaped.
 fn quote(s: &str) -> String {
     let mut q = String::with_capacity(s.len() + 2);

@@ -67,3 +67,20 @@ fn many_nouns_still_get_distinct_keys() {
     assert!(keys.len() >= 57);
     let _ = to_miau(&pack);
 }
+
+#[test]
+fn compiler_ids_follow_the_scheme() {
+    let (pack, _) = from_json(CLOCKWORK_PROOF);
+    let pack = with_compiler_ids(&pack.unwrap());
+    let ids: Vec<&str> = pack.levels[0]
+        .objects
+        .iter()
+        .map(|o| o.id.as_str())
+        .collect();
+    assert_eq!(&ids[..4], &["miau.1", "is.1", "you.1", "wall.1"]);
+    assert!(ids.contains(&"wall-22"));
+    // The kitchen sink already follows the scheme, so nothing changes.
+    let (sink, _) = from_json(KITCHEN_SINK);
+    let sink = sink.unwrap();
+    assert_eq!(with_compiler_ids(&sink), sink);
+}
