@@ -348,7 +348,13 @@ fn part(o: &Object, legend: &Legend) -> String {
 }
 
 fn board(level: &Level, legend: &Legend, out: &mut String) {
-    let (w, h) = (level.width as usize, level.height as usize);
+    // An invalid pack may claim any size; a board larger than the loader
+    // allows can't be written usefully, and allocating it could exhaust memory.
+    let side = crate::validate::limits::MAX_BOARD_SIDE;
+    let (w, h) = (
+        level.width.min(side) as usize,
+        level.height.min(side) as usize,
+    );
     let mut cells: Vec<Vec<String>> = vec![vec![String::new(); w]; h];
     for o in &level.objects {
         let (x, y) = (o.x as usize, o.y as usize);

@@ -611,7 +611,7 @@ impl Reader {
             let extent = level
                 .objects
                 .iter()
-                .map(|o| if is_width { o.x } else { o.y } + 1)
+                .map(|o| (if is_width { o.x } else { o.y }).saturating_add(1))
                 .max()
                 .unwrap_or(1);
             let value = match m.get(key) {
@@ -700,7 +700,11 @@ impl Reader {
                                     Some(Step::Wait)
                                 }
                                 Some("move") => match (dx, dy) {
-                                    (Some(x), Some(y)) if x.abs() + y.abs() == 1 => {
+                                    // Only the four unit directions; matching literally
+                                    // also keeps extreme numbers away from arithmetic.
+                                    (Some(x @ -1..=1), Some(y @ -1..=1))
+                                        if (x == 0) != (y == 0) =>
+                                    {
                                         Some(Step::Move(x as i8, y as i8))
                                     }
                                     _ => None,
@@ -1099,15 +1103,21 @@ fn feature_evidence(level: &Level, f: &str) -> (String, String) {
     };
     match f {
         "automata" => {
-            let a = &level.automata[0];
+            let a = level.automata.first();
             (
-                format!("automaton {}", a.id.text),
-                format!("{} would be a plain noun", a.property.text),
+                format!("automaton {}", a.map_or("", |a| a.id.text.as_str())),
+                format!(
+                    "{} would be a plain noun",
+                    a.map_or("TICK", |a| a.property.text.as_str())
+                ),
             )
         }
         "pairs" => {
-            let p = &level.pairs[0];
-            let words: Vec<&str> = p.words.iter().map(|w| w.text.as_str()).collect();
+            let words: Vec<&str> = level
+                .pairs
+                .first()
+                .map(|p| p.words.iter().map(|w| w.text.as_str()).collect())
+                .unwrap_or_default();
             let first = words.first().copied().unwrap_or("OPEN");
             (
                 format!("pair {}", words.join(" ")),

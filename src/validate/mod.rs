@@ -257,7 +257,7 @@ impl Validator {
                 self.accent("The world", a, w.span, "manifest.world.accent");
             }
         }
-        self.allowances(&pack.allow, None, "manifest.allow", self.pack_span, false);
+        self.allowances(&pack.allow, None, "manifest.allow", self.pack_span);
 
         let mut seen_palette = HashSet::new();
         for e in &pack.palette {
@@ -417,7 +417,6 @@ impl Validator {
         level: Option<(&Lv<'_>, bool)>,
         path: &str,
         fallback: Span,
-        _unused: bool,
     ) {
         for (k, a) in list.iter().enumerate() {
             let span = pick(a.span, pick(a.code.span, fallback));
@@ -978,7 +977,6 @@ impl Validator {
             Some((&lv, has_automata)),
             &lv.path(".allow"),
             level.span,
-            false,
         );
     }
 
