@@ -443,3 +443,52 @@ fn replace_nth(
         _ => false,
     }
 }
+
+#[test]
+fn source_models_get_derived_features() {
+    let mut pack = read(KITCHEN_SINK);
+    pack.declared_features = None;
+    let out = to_json(&pack);
+    assert_eq!(out, to_json(&read(KITCHEN_SINK)));
+    pack.levels.truncate(1);
+    let v: serde_json::Value = serde_json::from_str(&to_json(&pack)).unwrap();
+    assert_eq!(
+        v["manifest"]["features"],
+        serde_json::json!(["automata", "gates", "fixed", "terrain"])
+    );
+}
+
+#[test]
+fn same_model_same_bytes_and_key_order() {
+    let pack = read(KITCHEN_SINK);
+    let out = to_json(&pack);
+    assert_eq!(out, to_json(&pack.clone()));
+    let level_keys: Vec<String> =
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["levels"][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+    assert_eq!(
+        level_keys,
+        [
+            "id",
+            "title",
+            "hint",
+            "category",
+            "introduces",
+            "width",
+            "height",
+            "automata",
+            "terrain",
+            "allowHandsOff",
+            "allow",
+            "mustForm",
+            "solverBudget",
+            "solution",
+            "steps",
+            "objects"
+        ]
+    );
+}
