@@ -1,1 +1,0 @@
-//! Canonical pack JSON: writing it from the model and reading pack JSON into the model.
