@@ -35,12 +35,10 @@ pub fn apply(pack: &Pack, diags: &mut [Diagnostic]) {
         if d.severity == Severity::Error {
             continue;
         }
-        let allowed = allowances(pack, d.level.as_deref())
-            .into_iter()
-            .find(|a| {
-                !a.reason.trim().is_empty()
-                    && lookup(&a.code.text).is_some_and(|i| i.code == d.info.code)
-            });
+        let allowed = allowances(pack, d.level.as_deref()).into_iter().find(|a| {
+            !a.reason.trim().is_empty()
+                && lookup(&a.code.text).is_some_and(|i| i.code == d.info.code)
+        });
         match allowed {
             Some(a) => {
                 if d.severity == Severity::Warning {
@@ -67,5 +65,7 @@ fn offer_allow_fix(pack: &Pack, d: &mut Diagnostic) {
     }
     let title = format!("Allow in level {}", level.id.text);
     let text = format!("allow {} \"\"\n  ", d.info.name);
-    *d = d.clone().with_fix(title, Span::point(level.board_span.start as usize), text);
+    *d = d
+        .clone()
+        .with_fix(title, Span::point(level.board_span.start as usize), text);
 }

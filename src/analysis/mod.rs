@@ -25,6 +25,8 @@ pub mod world;
 
 #[cfg(test)]
 pub(crate) mod testkit;
+#[cfg(test)]
+mod tests;
 
 use crate::diag::Diagnostic;
 use crate::model::{Level, Pack};

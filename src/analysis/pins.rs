@@ -104,10 +104,7 @@ impl Pins {
     pub fn pusher_proof(&self, x: i64, y: i64) -> bool {
         match self.index(x, y) {
             None => true,
-            Some(k) => {
-                self.terrain[k]
-                    || ((self.fixed[k] || self.pinned[k]) && !self.has_thing[k])
-            }
+            Some(k) => self.terrain[k] || ((self.fixed[k] || self.pinned[k]) && !self.has_thing[k]),
         }
     }
 
@@ -197,9 +194,17 @@ fn dir_word((dx, dy): (i64, i64)) -> &'static str {
 /// The edge line a cell lies on, for the push direction `d` that reached it.
 fn edge_line(p: &Pins, x: i64, y: i64) -> Option<(String, &'static str, &'static str)> {
     if y == 0 || y == p.height - 1 {
-        Some((format!("row {y}"), "left and right", if y == 0 { "down" } else { "up" }))
+        Some((
+            format!("row {y}"),
+            "left and right",
+            if y == 0 { "down" } else { "up" },
+        ))
     } else if x == 0 || x == p.width - 1 {
-        Some((format!("column {x}"), "up and down", if x == 0 { "right" } else { "left" }))
+        Some((
+            format!("column {x}"),
+            "up and down",
+            if x == 0 { "right" } else { "left" },
+        ))
     } else {
         None
     }
@@ -213,7 +218,11 @@ fn axis_reason(ctx: &LevelCtx, p: &Pins, x: i64, y: i64, horizontal: bool) -> St
     if !horizontal && (y == 0 || y == p.height - 1) {
         return format!("row {y}");
     }
-    let dirs: [(i64, i64); 2] = if horizontal { [(-1, 0), (1, 0)] } else { [(0, -1), (0, 1)] };
+    let dirs: [(i64, i64); 2] = if horizontal {
+        [(-1, 0), (1, 0)]
+    } else {
+        [(0, -1), (0, 1)]
+    };
     for (dx, dy) in dirs {
         let (nx, ny) = (x + dx, y + dy);
         if p.is_pinned(nx, ny) {
@@ -256,7 +265,8 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             if idx.is_empty() || idx.len() != r.words.len() {
                 continue;
             }
-            let cells: Vec<(u32, u32)> = idx.iter().map(|&i| (ctx.obj(i).x, ctx.obj(i).y)).collect();
+            let cells: Vec<(u32, u32)> =
+                idx.iter().map(|&i| (ctx.obj(i).x, ctx.obj(i).y)).collect();
             let all_pinned = cells.iter().all(|&(x, y)| p.is_pinned(x as i64, y as i64));
             let any_fixed = idx.iter().any(|&i| ctx.obj(i).fixed);
             if !all_pinned || any_fixed || !seen.insert(cells.clone()) {
@@ -280,8 +290,14 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             } else {
                 format!(
                     "{} {}",
-                    super::reset::join_and(&edges.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
-                    if edges.len() == 1 { "holds it" } else { "hold it" }
+                    super::reset::join_and(
+                        &edges.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+                    ),
+                    if edges.len() == 1 {
+                        "holds it"
+                    } else {
+                        "hold it"
+                    }
                 )
             };
             let text = ctx.sentence_text(r);
@@ -302,7 +318,10 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
                 d.fixes.push(Fix {
                     title: format!(
                         "Mark {} fixed (play doesn't change)",
-                        text.split(' ').map(|w| format!("{w}!")).collect::<Vec<_>>().join(" ")
+                        text.split(' ')
+                            .map(|w| format!("{w}!"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
                     ),
                     edits: idx
                         .iter()
@@ -322,7 +341,12 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         let in_rules = ctx.words_in_rules();
         for (k, c) in ctx.cells.iter().enumerate() {
             let (x, y) = p.xy(k);
-            if !p.pinned[k] || p.fixed[k] || c.words.iter().any(|&i| in_rules.contains(ctx.obj(i).id.as_str())) {
+            if !p.pinned[k]
+                || p.fixed[k]
+                || c.words
+                    .iter()
+                    .any(|&i| in_rules.contains(ctx.obj(i).id.as_str()))
+            {
                 continue;
             }
             let mut d = Diagnostic::new(
@@ -374,7 +398,13 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         reach.sort_by_key(|&(x, y)| (y, x));
         let who: Vec<String> = reach
             .iter()
-            .map(|&(x, y)| format!("{} at {}", word_label(ctx, x, y), cell_name(x as u32, y as u32)))
+            .map(|&(x, y)| {
+                format!(
+                    "{} at {}",
+                    word_label(ctx, x, y),
+                    cell_name(x as u32, y as u32)
+                )
+            })
             .collect();
         let side = axis_reason(ctx, &p, tx, ty, true);
         let vert = axis_reason(ctx, &p, tx, ty, false);
@@ -399,7 +429,10 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         }
         for (dx, dy) in DIRS {
             if p.is_pinned(tx + dx, ty + dy) {
-                d = d.with_related(cell_span(ctx, tx + dx, ty + dy), "this pinned word closes the trap");
+                d = d.with_related(
+                    cell_span(ctx, tx + dx, ty + dy),
+                    "this pinned word closes the trap",
+                );
             }
         }
         out.push(d);
@@ -417,7 +450,9 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             if p.is_corner(x, y) {
                 continue;
             }
-            let Some((line, slides, _)) = edge_line(&p, x, y) else { continue };
+            let Some((line, slides, _)) = edge_line(&p, x, y) else {
+                continue;
+            };
             format!("Level {id}: {label} at {here} can only slide {slides} along {line}.")
         } else {
             let mut found = None;
@@ -436,7 +471,9 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
                     cell_name(tx as u32, ty as u32)
                 )
             } else {
-                let Some((line, slides, back)) = edge_line(&p, tx, ty) else { continue };
+                let Some((line, slides, back)) = edge_line(&p, tx, ty) else {
+                    continue;
+                };
                 format!(
                     "Level {id}: {label} at {here} can be pushed {} into {line}. From there it only slides {slides}; it never comes back {back}.",
                     dir_word(d)

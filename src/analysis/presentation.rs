@@ -86,13 +86,11 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
     for g in &pack.glossary {
         let w = &g.word.text;
         if g.describe.contains('·') {
-            out.push(
-                Diagnostic::new(
-                    "M329",
-                    g.span,
-                    format!("The glossary describe of {w} uses ·, which the copy deck doesn't allow."),
-                ),
-            );
+            out.push(Diagnostic::new(
+                "M329",
+                g.span,
+                format!("The glossary describe of {w} uses ·, which the copy deck doesn't allow."),
+            ));
         }
         if mentions_garden(&g.describe) {
             out.push(Diagnostic::new(
@@ -112,7 +110,11 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
             .automata
             .iter()
             .map(|a| a.property.text.as_str())
-            .chain(l.pairs.iter().flat_map(|p| p.words.iter().map(|w| w.text.as_str())))
+            .chain(
+                l.pairs
+                    .iter()
+                    .flat_map(|p| p.words.iter().map(|w| w.text.as_str())),
+            )
             .collect();
         properties.extend(declared.iter().copied());
         slab.extend(l.terrain.iter().map(|t| t.text.as_str()));
@@ -170,9 +172,7 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
             None
         };
         if let Some(msg) = never {
-            out.push(
-                Diagnostic::new("M332", p.span, msg).with_fix("Remove the entry", p.span, ""),
-            );
+            out.push(Diagnostic::new("M332", p.span, msg).with_fix("Remove the entry", p.span, ""));
         }
         // M333: emoji above the floor without a safe fallback.
         if let Some(v) = newer_than_floor(&p.glyph) {
@@ -215,7 +215,10 @@ pub fn mentions_garden(text: &str) -> bool {
         .map(|w| w.to_lowercase())
         .any(|w| {
             let w = w.trim_end_matches(['\'', '’']);
-            let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w);
+            let w = w
+                .strip_suffix("'s")
+                .or_else(|| w.strip_suffix("’s"))
+                .unwrap_or(w);
             w == "garden" || w == "gardens"
         })
 }
@@ -379,7 +382,12 @@ const DIRECTION_WORDS: &[&str] = &["up", "down", "left", "right"];
 
 /// M330: the hint spells out a must-form rule or four or more moves.
 fn hint_gives_answer(ctx: &LevelCtx, hint: &str, out: &mut Vec<Diagnostic>) {
-    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
     let h = norm(hint);
     for m in &ctx.level.check.must_form {
         let rule = norm(&m.text);

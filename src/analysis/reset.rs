@@ -157,8 +157,8 @@ fn frail_on_sink(
             continue;
         }
         let noun = &nouns[i];
-        let frail = props_under(ctx, rules, noun).contains("FRAIL")
-            || leaves_keys.contains(noun.as_str());
+        let frail =
+            props_under(ctx, rules, noun).contains("FRAIL") || leaves_keys.contains(noun.as_str());
         if !frail || reported.contains(&(o.x, o.y)) {
             continue;
         }
@@ -270,7 +270,10 @@ fn destroyed(
         .filter_map(|d| ctx.find(&d.id).map(|i| (i, d.cause.as_str())))
         .filter(|&(i, _)| !skip.contains(&(ctx.obj(i).x, ctx.obj(i).y)))
         .collect();
-    let Some(&(first, _)) = gone.iter().min_by_key(|(i, _)| (ctx.obj(*i).y, ctx.obj(*i).x)) else {
+    let Some(&(first, _)) = gone
+        .iter()
+        .min_by_key(|(i, _)| (ctx.obj(*i).y, ctx.obj(*i).x))
+    else {
         return;
     };
     let mut msg = format!(
@@ -373,7 +376,10 @@ fn no_you(ctx: &LevelCtx, view: &ResetView, out: &mut Vec<Diagnostic>) {
         Diagnostic::new(
             "M306",
             ctx.level.span,
-            format!("Level {} starts with nothing that is YOU: {cause}.", ctx.id()),
+            format!(
+                "Level {} starts with nothing that is YOU: {cause}.",
+                ctx.id()
+            ),
         )
         .with_level(ctx.id()),
     );
@@ -406,7 +412,11 @@ fn won_at_start(ctx: &LevelCtx, view: &ResetView, out: &mut Vec<Diagnostic>) {
             if j != i && ctx.alive[j] && p.kind == Kind::Thing && (p.x, p.y) == (o.x, o.y) {
                 let n = &ctx.text[j];
                 if props_under(ctx, rules, n).contains("WIN") {
-                    detail = Some((i, format!("stands on {n}, which is WIN"), rule_for(rules, n, "WIN").cloned()));
+                    detail = Some((
+                        i,
+                        format!("stands on {n}, which is WIN"),
+                        rule_for(rules, n, "WIN").cloned(),
+                    ));
                     break 'search;
                 }
             }
@@ -464,11 +474,15 @@ fn transformed(ctx: &LevelCtx, view: &ResetView, out: &mut Vec<Diagnostic>) {
                 .and_then(|id| ctx.find(id))
                 .map_or(first.span, |i| ctx.obj(i).span),
             format!(
-                "Level {}: {} {from} {} load as {to}, because {text} holds at reset{at}. \
+                "Level {}: {} {from} {} as {to}, because {text} holds at reset{at}. \
                  Players never see the {from} things.",
                 ctx.id(),
                 ids.len(),
-                if ids.len() == 1 { "thing" } else { "things" },
+                if ids.len() == 1 {
+                    "thing loads"
+                } else {
+                    "things load"
+                },
             ),
         )
         .with_level(ctx.id());
@@ -534,7 +548,12 @@ fn transforms_at_load(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         .collect();
     // Cycles first: a noun whose map chain comes back to itself.
     let mut in_cycle: BTreeSet<&str> = BTreeSet::new();
-    for &start in map.keys() {
+    let starts: Vec<&str> = rules
+        .iter()
+        .map(|r| r.subject.as_str())
+        .filter(|s| map.contains_key(s))
+        .collect();
+    for start in starts {
         if in_cycle.contains(start) {
             continue;
         }
@@ -612,7 +631,9 @@ fn transforms_at_load(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
     }
     for (&noun, rs) in &by_subject {
         if protected.contains(noun) {
-            let id_rule = rules.iter().find(|r| r.subject == noun && r.predicate == noun);
+            let id_rule = rules
+                .iter()
+                .find(|r| r.subject == noun && r.predicate == noun);
             for r in rs {
                 let id_text = id_rule.map_or(format!("{noun} IS {noun}"), |i| {
                     format!("{} IS {}", i.subject, i.predicate)
@@ -698,7 +719,11 @@ fn stacked_spans(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         }
         let shown: Vec<String> = per_cell.iter().map(|w| w.join("+")).collect();
         let mut rules: Vec<String> = Vec::new();
-        for r in ctx.rules.iter().filter(|r| paths.iter().any(|p| p.words == r.words)) {
+        for r in ctx
+            .rules
+            .iter()
+            .filter(|r| paths.iter().any(|p| p.words == r.words))
+        {
             let t = format!("{} IS {}", r.subject, r.predicate);
             if !rules.contains(&t) {
                 rules.push(t);
@@ -707,12 +732,7 @@ fn stacked_spans(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         let shared: Vec<String> = per_cell
             .iter()
             .filter(|w| w.len() > 1)
-            .map(|w| {
-                format!(
-                    "{} share a cell and always move together.",
-                    join_and(w)
-                )
-            })
+            .map(|w| format!("{} share a cell and always move together.", join_and(w)))
             .collect();
         let n = match rules.len() {
             2 => "two".to_string(),
@@ -761,7 +781,11 @@ pub fn stack_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         }
         let x = k as u32 % ctx.width;
         let y = k as u32 / ctx.width;
-        let stack: Vec<&str> = cell.words.iter().map(|&i| ctx.obj(i).text.as_str()).collect();
+        let stack: Vec<&str> = cell
+            .words
+            .iter()
+            .map(|&i| ctx.obj(i).text.as_str())
+            .collect();
         let ids: BTreeSet<&str> = cell.words.iter().map(|&i| ctx.obj(i).id.as_str()).collect();
         let mut reads: Vec<String> = Vec::new();
         for r in &ctx.rules {

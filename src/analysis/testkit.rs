@@ -54,9 +54,16 @@ pub fn level(id: &str, board: &str) -> Level {
                 continue;
             }
             for part in cell.split('+') {
-                let (kind, text, fixed, channel) = if part.starts_with(|c: char| c.is_ascii_uppercase()) {
+                let (kind, text, fixed, channel) = if part
+                    .starts_with(|c: char| c.is_ascii_uppercase())
+                {
                     let fixed = part.ends_with('!');
-                    (Kind::Word, part.trim_end_matches('!').to_string(), fixed, None)
+                    (
+                        Kind::Word,
+                        part.trim_end_matches('!').to_string(),
+                        fixed,
+                        None,
+                    )
                 } else {
                     let (noun, ch) = legend(part).unwrap_or_else(|| panic!("no legend key {part}"));
                     (Kind::Thing, noun.to_string(), false, ch.map(str::to_string))
@@ -119,8 +126,14 @@ pub fn rules(level: &Level, paths: &[&str]) -> Vec<RuleView> {
             Axis::V
         };
         let is_at = ids.iter().position(|i| obj(i).text == "IS").expect("IS");
-        let subjects: Vec<&String> = ids[..is_at].iter().filter(|i| obj(i).text != "AND").collect();
-        let preds: Vec<&String> = ids[is_at + 1..].iter().filter(|i| obj(i).text != "AND").collect();
+        let subjects: Vec<&String> = ids[..is_at]
+            .iter()
+            .filter(|i| obj(i).text != "AND")
+            .collect();
+        let preds: Vec<&String> = ids[is_at + 1..]
+            .iter()
+            .filter(|i| obj(i).text != "AND")
+            .collect();
         for p in &preds {
             for s in &subjects {
                 out.push(RuleView {

@@ -67,7 +67,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(d[i - 2][j - 2] + 1);
             }
@@ -212,7 +214,12 @@ fn noun_is_property(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         if o.kind != Kind::Thing {
             continue;
         }
-        if let Some(a) = ctx.level.automata.iter().find(|a| a.property.text == o.text) {
+        if let Some(a) = ctx
+            .level
+            .automata
+            .iter()
+            .find(|a| a.property.text == o.text)
+        {
             out.push(
                 Diagnostic::new(
                     "M302",
@@ -249,11 +256,11 @@ fn unused_declarations(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
     };
     let id = ctx.id();
     let mut push = |span, msg: String| {
-        out.push(
-            Diagnostic::new("M303", span, msg)
-                .with_level(id)
-                .with_fix("Remove the declaration", span, ""),
-        );
+        out.push(Diagnostic::new("M303", span, msg).with_level(id).with_fix(
+            "Remove the declaration",
+            span,
+            "",
+        ));
     };
     let mut seen = BTreeSet::new();
     for a in &ctx.level.automata {
@@ -276,7 +283,11 @@ fn unused_declarations(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
                     format!(
                         "Level {id} declares {} (pair {}), but there's no {} word on the board, so it never acts.",
                         w.text,
-                        p.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "),
+                        p.words
+                            .iter()
+                            .map(|w| w.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
                         w.text
                     ),
                 );

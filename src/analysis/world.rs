@@ -93,7 +93,11 @@ fn noun_words(l: &Level) -> Vec<&str> {
         .automata
         .iter()
         .map(|a| a.property.text.as_str())
-        .chain(l.pairs.iter().flat_map(|p| p.words.iter().map(|w| w.text.as_str())))
+        .chain(
+            l.pairs
+                .iter()
+                .flat_map(|p| p.words.iter().map(|w| w.text.as_str())),
+        )
         .collect();
     words(l)
         .into_iter()
