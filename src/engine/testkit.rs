@@ -278,3 +278,52 @@ impl Harness {
             .map(|t| self.game.name(t).to_string())
     }
 }
+
+/// A plain breadth-first search per §10.4 (`U D L R`, then `W` with
+/// automata), for checking published routes; `None` when unsolved within
+/// `budget` states.
+pub fn solve(level: &Level, budget: usize) -> Option<String> {
+    use super::turn::Scratch;
+    use std::collections::HashSet;
+    let game = Game::new(level);
+    let (start, _) = game.reset();
+    let mut inputs = Input::MOVES.to_vec();
+    if !game.automata.is_empty() {
+        inputs.push(Input::Wait);
+    }
+    let mut seen: HashSet<Box<[u8]>> = HashSet::new();
+    seen.insert(game.key(&start));
+    let mut states = vec![start];
+    let mut parent: Vec<(u32, Input)> = vec![(u32::MAX, Input::Wait)];
+    let mut sc = Scratch::default();
+    let route = |parent: &[(u32, Input)], mut i: usize, last: Input| {
+        let mut out = vec![last.letter()];
+        while parent[i].0 != u32::MAX {
+            out.push(parent[i].1.letter());
+            i = parent[i].0 as usize;
+        }
+        out.iter().rev().collect::<String>()
+    };
+    let mut head = 0;
+    while head < states.len() {
+        let s = states[head].clone();
+        for &inp in &inputs {
+            if let TurnResult::Accepted { state, report } = game.step_with(&s, inp, &mut sc, false)
+            {
+                if report.won {
+                    return Some(route(&parent, head, inp));
+                }
+                if report.lost_control || !seen.insert(game.key(&state)) {
+                    continue;
+                }
+                if states.len() >= budget {
+                    return None;
+                }
+                states.push(state);
+                parent.push((head as u32, inp));
+            }
+        }
+        head += 1;
+    }
+    None
+}
