@@ -76,10 +76,95 @@ pub struct ResetView {
     pub won_at_start: bool,
 }
 
-/// The engine's reset of `level`, or `None` when the engine can't build it.
+/// The engine's reset of `level`, or `None` when the level is outside what the
+/// engine accepts (stage 2 reports those, and such levels are skipped anyway).
+///
+/// Two engine resets are run: the level itself, and the level with its things
+/// left out. Parsing reads only words (`rules.md` §3.1) and a board without
+/// things has no contacts, so the second reset's rule list is exactly the first
+/// parse of the real reset (step 2), the rules that drove its transform phase
+/// and contact pass. Both are linear in the board.
 pub fn engine_reset(level: &Level) -> Option<ResetView> {
-    let _ = level;
-    None
+    let side = 1..=super::board::MAX_SIDE;
+    let fits = side.contains(&level.width)
+        && side.contains(&level.height)
+        && level.objects.len() <= 4096
+        && level
+            .objects
+            .iter()
+            .all(|o| o.x < level.width && o.y < level.height);
+    if !fits {
+        return None;
+    }
+    // A backstop: an engine panic on an unforeseen model must not take the
+    // editor's analysis down with it.
+    std::panic::catch_unwind(|| engine_reset_unchecked(level)).ok()
+}
+
+fn engine_reset_unchecked(level: &Level) -> ResetView {
+    use crate::engine::{Cause, Game};
+    let game = Game::new(level);
+    let (state, report) = game.reset();
+    let rules = rule_views(&game, &game.rules(&state));
+    let mut words_only = level.clone();
+    words_only.objects.retain(|o| o.kind == Kind::Word);
+    let wgame = Game::new(&words_only);
+    let (wstate, _) = wgame.reset();
+    let initial_rules = rule_views(&wgame, &wgame.rules(&wstate));
+    ResetView {
+        initial_rules,
+        rules,
+        transformed: report
+            .transformed
+            .iter()
+            .map(|t| TransformedView {
+                id: game.id(t.id).to_string(),
+                from: game.name(t.from).to_string(),
+                to: game.name(t.to).to_string(),
+            })
+            .collect(),
+        destroyed: report
+            .destroyed
+            .iter()
+            .map(|d| DestroyedView {
+                id: game.id(d.id).to_string(),
+                cause: match d.cause {
+                    Cause::Sink => "sink".to_string(),
+                    Cause::Defeat => "defeat".to_string(),
+                    Cause::Pair(i) => level
+                        .pairs
+                        .get(i as usize)
+                        .and_then(|p| p.words.first())
+                        .map_or("pair".to_string(), |w| w.text.to_lowercase()),
+                },
+            })
+            .collect(),
+        won_at_start: report.won_at_start,
+    }
+}
+
+fn rule_views(game: &crate::engine::Game, rules: &crate::engine::Rules) -> Vec<RuleView> {
+    use crate::engine::Axis as E;
+    rules
+        .records
+        .iter()
+        .map(|r| RuleView {
+            subject: game.name(r.subject).to_string(),
+            predicate: game.name(r.predicate).to_string(),
+            axis: match r.axis {
+                E::H => Axis::H,
+                E::V => Axis::V,
+                E::Terrain => Axis::Terrain,
+            },
+            words: rules
+                .words(r)
+                .iter()
+                .map(|&w| game.id(w).to_string())
+                .collect(),
+            subject_id: rules.subject_word(r).map(|w| game.id(w).to_string()),
+            predicate_id: rules.predicate_word(r).map(|w| game.id(w).to_string()),
+        })
+        .collect()
 }
 
 /// The reset-based checks of one level.
