@@ -6,13 +6,13 @@
 //! cells, tiles, things or rule records of one level, or over the pack header.
 //!
 //! Modules, one per section of the catalogue:
-//! - [`words`]: note B, the noun set and M301–M305, M308;
-//! - [`reset`]: the boundary to the engine's reset and M306–M316, M323;
-//! - [`pins`]: note C (documented in `docs/pins.md`), M317–M320;
-//! - [`mechanisms`]: M321, M322, M324, M325;
-//! - [`presentation`]: M326–M334;
-//! - [`world`]: M335–M339;
-//! - [`allow`]: `allow` statements applied to stage 3 output.
+//! - [`words`] for note B, the noun set and M301–M305, M308;
+//! - [`reset`] for the boundary to the engine's reset and M306–M316, M323;
+//! - [`pins`] for note C (documented in `docs/pins.md`), M317–M320;
+//! - [`mechanisms`] for M321, M322, M324, M325;
+//! - [`presentation`] for M326–M334;
+//! - [`world`] for M335–M339;
+//! - [`allow`] for `allow` statements applied to stage 3 output.
 
 pub mod allow;
 pub mod board;
@@ -56,7 +56,7 @@ pub fn analyse_with(
     presentation::pack_checks(pack, &nouns, &mut out);
     world::check(pack, &mut out);
     for level in &pack.levels {
-        if skip_levels.iter().any(|s| *s == level.id.text) {
+        if skip_levels.contains(&level.id.text) {
             continue;
         }
         let view = reset(level);

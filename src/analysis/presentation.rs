@@ -288,7 +288,8 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
 /// M327: sentences active at reset in neighbouring lines that overlap and share no tile.
 fn sentence_spacing(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
     // (axis, line, from, to, word ids) per distinct sentence path.
-    let mut sentences: Vec<(Axis, u32, u32, u32, BTreeSet<&str>, Span)> = Vec::new();
+    type Placed<'w> = (Axis, u32, u32, u32, BTreeSet<&'w str>, Span);
+    let mut sentences: Vec<Placed> = Vec::new();
     for r in &ctx.rules {
         let cells = ctx.cells_of(&r.words);
         if cells.is_empty() || r.axis == Axis::Terrain {

@@ -489,7 +489,7 @@ fn won_at_start(ctx: &LevelCtx, view: &ResetView, out: &mut Vec<Diagnostic>) {
         }
         if props.contains("WIN") {
             let r = rule_for(rules, noun, "WIN");
-            detail = Some((i, format!("is also WIN"), r.cloned()));
+            detail = Some((i, "is also WIN".to_string(), r.cloned()));
             break;
         }
         for j in 0..ctx.level.objects.len() {
@@ -778,7 +778,8 @@ pub fn join_and(items: &[String]) -> String {
 /// M315: sentences active at reset that run through a stack of words.
 fn stacked_spans(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
     // Group distinct word paths by axis and the cells they cover.
-    let mut groups: BTreeMap<(Axis, Vec<(u32, u32)>), Vec<&RuleView>> = BTreeMap::new();
+    type Paths<'r> = Vec<&'r RuleView>;
+    let mut groups: BTreeMap<(Axis, Vec<(u32, u32)>), Paths> = BTreeMap::new();
     for r in &ctx.rules {
         let cells = ctx.cells_of(&r.words);
         let v = groups.entry((r.axis, cells)).or_default();
