@@ -819,3 +819,25 @@ mod with_engine {
         assert!(only(&d, "M307")[0].contains("stands on FLAG, which is WIN"));
     }
 }
+
+#[test]
+fn permanent_terrain_pins_a_word() {
+    let board = "MIAU IS YOU . .\n# IS # . .\n. . . . .\nm . . WIN .";
+    let paths = ["miau.1 is.1 you.1"];
+    let mut walled = level("walls", board);
+    walled.terrain.push(Named::new("WALL"));
+    let d = run(&walled, quiet(&walled, &paths));
+    assert_eq!(
+        only(&d, "M320"),
+        vec![
+            "M320 info: Level walls: IS at column 1, row 1 can never move. It can only be used \
+             where it stands, as the start or end of a sentence built onto it."
+        ]
+    );
+    let plain = level("walls", board);
+    assert!(only(&run(&plain, quiet(&plain, &paths)), "M320").is_empty());
+    // A WALL word anywhere makes the walls impermanent.
+    let mut spelled = level("walls", &format!("{board}\n. . WALL . ."));
+    spelled.terrain.push(Named::new("WALL"));
+    assert!(only(&run(&spelled, quiet(&spelled, &paths)), "M320").is_empty());
+}
