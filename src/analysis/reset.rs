@@ -6,7 +6,7 @@
 //! can be tested with hand-built views and don't depend on the engine's compact
 //! state types.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::board::{LevelCtx, WordClass, cell_name, count, extent};
 use crate::diag::Diagnostic;
@@ -185,17 +185,32 @@ fn nouns_before_contacts(ctx: &LevelCtx) -> Vec<String> {
     ctx.text.clone()
 }
 
-/// Properties of `noun` under a given rule list.
-fn props_under(ctx: &LevelCtx, rules: &[RuleView], noun: &str) -> BTreeSet<String> {
-    let mut out: BTreeSet<String> = rules
-        .iter()
-        .filter(|r| r.subject == noun && ctx.class(&r.predicate) == WordClass::Property)
-        .map(|r| r.predicate.clone())
-        .collect();
-    if ctx.level.terrain.iter().any(|t| t.text == noun) {
-        out.insert("STOP".into());
+/// Properties of every noun under one rule list (`rules.md` §4.1), built in
+/// one pass so lookups inside per-thing loops stay cheap on large boards.
+struct PropTable<'r> {
+    map: HashMap<&'r str, BTreeSet<&'r str>>,
+    terrain: BTreeSet<&'r str>,
+}
+
+impl<'r> PropTable<'r> {
+    fn new(ctx: &'r LevelCtx, rules: &'r [RuleView]) -> Self {
+        let mut map: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+        for r in rules {
+            if ctx.class(&r.predicate) == WordClass::Property {
+                map.entry(r.subject.as_str())
+                    .or_default()
+                    .insert(r.predicate.as_str());
+            }
+        }
+        let terrain = ctx.level.terrain.iter().map(|t| t.text.as_str()).collect();
+        PropTable { map, terrain }
     }
-    out
+
+    /// Whether things of `noun` have `prop`.
+    fn has(&self, noun: &str, prop: &str) -> bool {
+        (prop == "STOP" && self.terrain.contains(noun))
+            || self.map.get(noun).is_some_and(|p| p.contains(prop))
+    }
 }
 
 fn rule_for<'r>(rules: &'r [RuleView], subject: &str, predicate: &str) -> Option<&'r RuleView> {
@@ -230,30 +245,35 @@ fn frail_on_sink(
 ) -> BTreeSet<(u32, u32)> {
     let nouns = nouns_before_contacts(ctx);
     let rules = &view.initial_rules;
+    let pt = PropTable::new(ctx, rules);
     let leaves_keys: BTreeSet<&str> = ctx
         .level
         .frail
         .iter()
         .flat_map(|f| f.leaves.iter().map(|(k, _)| k.text.as_str()))
         .collect();
+    // SINK things by cell, built once: the loop below would otherwise be quadratic.
+    let mut sinks: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+    for (j, s) in ctx.level.objects.iter().enumerate() {
+        if s.kind == Kind::Thing && pt.has(&nouns[j], "SINK") {
+            sinks.entry((s.x, s.y)).or_default().push(j);
+        }
+    }
     let mut reported = BTreeSet::new();
     for (i, o) in ctx.level.objects.iter().enumerate() {
         if o.kind != Kind::Thing || ctx.alive[i] {
             continue;
         }
         let noun = &nouns[i];
-        let frail =
-            props_under(ctx, rules, noun).contains("FRAIL") || leaves_keys.contains(noun.as_str());
+        let frail = pt.has(noun, "FRAIL") || leaves_keys.contains(noun.as_str());
         if !frail || reported.contains(&(o.x, o.y)) {
             continue;
         }
-        let sink = ctx.level.objects.iter().enumerate().find(|&(j, s)| {
-            j != i
-                && s.kind == Kind::Thing
-                && (s.x, s.y) == (o.x, o.y)
-                && props_under(ctx, rules, &nouns[j]).contains("SINK")
-        });
-        let Some((j, s)) = sink else { continue };
+        let sink = sinks
+            .get(&(o.x, o.y))
+            .and_then(|v| v.iter().copied().find(|&j| j != i));
+        let Some(j) = sink else { continue };
+        let s = ctx.obj(j);
         let sink_noun = &nouns[j];
         reported.insert((o.x, o.y));
         out.push(
@@ -281,6 +301,7 @@ fn frail_on_sink(
 fn destroy_reason(ctx: &LevelCtx, view: &ResetView, i: usize, cause: &str) -> String {
     let nouns = nouns_before_contacts(ctx);
     let rules = &view.initial_rules;
+    let pt = PropTable::new(ctx, rules);
     let o = ctx.obj(i);
     let here: Vec<usize> = (0..ctx.level.objects.len())
         .filter(|&j| {
@@ -291,7 +312,7 @@ fn destroy_reason(ctx: &LevelCtx, view: &ResetView, i: usize, cause: &str) -> St
     let with = |prop: &str| {
         here.iter()
             .map(|&j| nouns[j].clone())
-            .find(|n| props_under(ctx, rules, n).contains(prop))
+            .find(|n| pt.has(n, prop))
     };
     match cause {
         "sink" => match with("SINK") {
@@ -300,8 +321,7 @@ fn destroy_reason(ctx: &LevelCtx, view: &ResetView, i: usize, cause: &str) -> St
         },
         "defeat" => {
             let own = &nouns[i];
-            let own_props = props_under(ctx, rules, own);
-            if own_props.contains("DEFEAT") {
+            if pt.has(own, "DEFEAT") {
                 let you = rule_text(ctx, rules, own, "YOU");
                 let defeat = rule_text(ctx, rules, own, "DEFEAT");
                 let why = if you == defeat {
@@ -397,10 +417,8 @@ fn no_you(ctx: &LevelCtx, view: &ResetView, out: &mut Vec<Diagnostic>) {
     let live_things: Vec<usize> = (0..ctx.level.objects.len())
         .filter(|&i| ctx.alive[i] && ctx.obj(i).kind == Kind::Thing)
         .collect();
-    if live_things
-        .iter()
-        .any(|&i| props_under(ctx, &view.rules, &ctx.text[i]).contains("YOU"))
-    {
+    let pt = PropTable::new(ctx, &view.rules);
+    if live_things.iter().any(|&i| pt.has(&ctx.text[i], "YOU")) {
         return;
     }
     let you_subjects = |rules: &[RuleView]| -> Vec<String> {
@@ -476,6 +494,7 @@ fn won_at_start(ctx: &LevelCtx, view: &ResetView, out: &mut Vec<Diagnostic>) {
         return;
     }
     let rules = &view.rules;
+    let pt = PropTable::new(ctx, rules);
     let mut detail = None;
     'search: for i in 0..ctx.level.objects.len() {
         let o = ctx.obj(i);
@@ -483,11 +502,10 @@ fn won_at_start(ctx: &LevelCtx, view: &ResetView, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let noun = &ctx.text[i];
-        let props = props_under(ctx, rules, noun);
-        if !props.contains("YOU") {
+        if !pt.has(noun, "YOU") {
             continue;
         }
-        if props.contains("WIN") {
+        if pt.has(noun, "WIN") {
             let r = rule_for(rules, noun, "WIN");
             detail = Some((i, "is also WIN".to_string(), r.cloned()));
             break;
@@ -496,7 +514,7 @@ fn won_at_start(ctx: &LevelCtx, view: &ResetView, out: &mut Vec<Diagnostic>) {
             let p = ctx.obj(j);
             if j != i && ctx.alive[j] && p.kind == Kind::Thing && (p.x, p.y) == (o.x, o.y) {
                 let n = &ctx.text[j];
-                if props_under(ctx, rules, n).contains("WIN") {
+                if pt.has(n, "WIN") {
                     detail = Some((
                         i,
                         format!("stands on {n}, which is WIN"),
@@ -909,6 +927,7 @@ pub fn stack_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
 /// M323: an automaton's actors at reset include a DEFEAT or STOP thing.
 fn moving_guard(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
     let Some(view) = ctx.view else { return };
+    let pt = PropTable::new(ctx, &view.rules);
     for a in &ctx.level.automata {
         let prop = &a.property.text;
         let active = view.rules.iter().any(|r| {
@@ -927,14 +946,13 @@ fn moving_guard(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             if a.subject.as_ref().is_some_and(|s| &s.text != noun) {
                 continue;
             }
-            let props = props_under(ctx, &view.rules, noun);
-            if !props.contains(prop) {
+            if !pt.has(noun, prop) {
                 continue;
             }
-            let guard = if props.contains("DEFEAT") {
+            let guard = if pt.has(noun, "DEFEAT") {
                 "DEFEAT. Contacts happen once, at the end of a turn, so the player can swap past it head-on; \
                  a moving hazard can't guard a corridor."
-            } else if props.contains("STOP") {
+            } else if pt.has(noun, "STOP") {
                 "STOP. It walks onto things instead of blocking them, and blocks only where it stands \
                  when the player moves; a moving wall can't seal a corridor."
             } else {

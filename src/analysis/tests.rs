@@ -841,3 +841,27 @@ fn permanent_terrain_pins_a_word() {
     spelled.terrain.push(Named::new("WALL"));
     assert!(only(&run(&spelled, quiet(&spelled, &paths)), "M320").is_empty());
 }
+
+#[test]
+fn a_full_128_board_through_the_engine_is_cheap() {
+    // Every fourth cell a sentence start, things stacked on water everywhere else.
+    let row: Vec<&str> = (0..128)
+        .map(|x| match x % 8 {
+            0 => "ROCK",
+            1 => "IS",
+            2 => "SINK",
+            3 => "r+r",
+            4 => "WATER",
+            5 => "IS",
+            6 => "ROCK",
+            _ => "b+r",
+        })
+        .collect();
+    let board: Vec<String> = (0..128).map(|_| row.join(" ")).collect();
+    let l = level("big", &board.join("\n"));
+    let start = std::time::Instant::now();
+    let d = super::analyse(&pack(vec![l]), &[]);
+    assert!(!d.is_empty());
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    eprintln!("128x128 through the engine: {:?}", start.elapsed());
+}
