@@ -361,6 +361,8 @@ fn sentence_case(ctx: &LevelCtx, title: &str) -> Option<String> {
         let keep = core.is_empty()
             || core.chars().next().is_some_and(|c| c.is_ascii_digit())
             || core == "I"
+            || word.starts_with("I'")
+            || word.starts_with("I’")
             || (core.chars().all(|c| !c.is_lowercase()) && pack_words.contains(core.as_str()));
         let fixed = if n == 0 {
             let mut cs = word.chars();

@@ -865,3 +865,42 @@ fn a_full_128_board_through_the_engine_is_cheap() {
     assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
     eprintln!("128x128 through the engine: {:?}", start.elapsed());
 }
+
+#[test]
+fn pack_allowances_apply_to_pack_wide_warnings_only() {
+    let mut l = level("clock", "MIAU IS YOU . WIN\n m . . u .\nMOUSE IS TICK . .");
+    l.automata
+        .push(automaton("mouse-walk", "TICK", Some("MOUSE")));
+    let mut p = pack(vec![l]);
+    p.allow.push(Allowance {
+        code: Named::new("M304"),
+        reason: "Described in the tutorial.".into(),
+        span: Default::default(),
+    });
+    // A pack allowance doesn't reach level diagnostics.
+    p.allow.push(Allowance {
+        code: Named::new("M308"),
+        reason: "Errors can't be allowed.".into(),
+        span: Default::default(),
+    });
+    let d = analyse_pack(&p);
+    let m304 = d.iter().find(|d| d.code() == "M304").unwrap();
+    assert_eq!(m304.severity, Severity::Info);
+    assert!(
+        m304.message
+            .ends_with("(allowed: Described in the tutorial.)")
+    );
+    let mut no_win = p.clone();
+    no_win.levels[0] = level("clock", "MIAU IS YOU\nm . .");
+    let d = analyse_pack(&no_win);
+    let m308 = d.iter().find(|d| d.code() == "M308").unwrap();
+    assert_eq!(m308.severity, Severity::Error);
+    assert!(!m308.message.contains("allowed"));
+}
+
+#[test]
+fn sentence_case_keeps_pack_words_and_i() {
+    let mut l = level("gap", "MIAU IS YOU WIN\nm . . .");
+    l.title = Some("Down to MIAU, I'm sure".into());
+    assert!(only(&run(&l, quiet(&l, &[])), "M328").is_empty());
+}
