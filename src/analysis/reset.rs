@@ -409,7 +409,68 @@ fn destroyed(
     for (y, x) in cells {
         d = d.with_cell(x, y);
     }
+    if let Some(fix) = removal_fix(ctx, view, &gone) {
+        d.fixes.push(fix);
+    }
     out.push(d);
+}
+
+/// The M309 quick fix: remove what the reset destroys, offered only when the
+/// reset of the level without those entities gives the same state (a word that
+/// sinks at reset may have caused a transformation first), and only when every
+/// entity written in the edited board cells is among them, so the edit
+/// (replacing the cell by `.`) removes nothing else.
+fn removal_fix(
+    ctx: &LevelCtx,
+    view: &ResetView,
+    gone: &[(usize, &str)],
+) -> Option<crate::diag::Fix> {
+    use crate::diag::{Fix, TextEdit};
+    use crate::span::Span;
+    let gone_idx: BTreeSet<usize> = gone.iter().map(|&(i, _)| i).collect();
+    let mut spans: BTreeSet<Span> = BTreeSet::new();
+    for &i in &gone_idx {
+        let span = ctx.obj(i).span;
+        if span == Span::default() {
+            return None;
+        }
+        spans.insert(span);
+    }
+    let others_share = ctx
+        .level
+        .objects
+        .iter()
+        .enumerate()
+        .any(|(j, o)| !gone_idx.contains(&j) && spans.contains(&o.span));
+    if others_share || gone_idx.len() != view.destroyed.len() {
+        return None;
+    }
+    let mut without = ctx.level.clone();
+    without.objects = ctx
+        .level
+        .objects
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| !gone_idx.contains(j))
+        .map(|(_, o)| o.clone())
+        .collect();
+    let again = engine_reset(&without)?;
+    if again.rules != view.rules
+        || !again.destroyed.is_empty()
+        || again.transformed != view.transformed
+    {
+        return None;
+    }
+    Some(Fix {
+        title: "Remove the destroyed tiles and things".into(),
+        edits: spans
+            .into_iter()
+            .map(|span| TextEdit {
+                span,
+                new_text: ".".into(),
+            })
+            .collect(),
+    })
 }
 
 /// M306: no YOU thing in the reset state.

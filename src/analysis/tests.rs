@@ -904,3 +904,41 @@ fn sentence_case_keeps_pack_words_and_i() {
     l.title = Some("Down to MIAU, I'm sure".into());
     assert!(only(&run(&l, quiet(&l, &[])), "M328").is_empty());
 }
+
+#[test]
+fn m309_offers_removal_only_when_the_reset_stays_the_same() {
+    use crate::span::Span;
+    let mut l = level("tide", SINKING);
+    // Give every object its own cell span, as lowering does.
+    for (k, o) in l.objects.iter_mut().enumerate() {
+        o.span = Span::new(10 * k, 10 * k + 3);
+    }
+    // The boat and the water were written in one cell: `b+w`.
+    let boat = l.objects.iter().position(|o| o.id == "boat-1").unwrap();
+    let water = l.objects.iter().position(|o| o.id == "water-1").unwrap();
+    l.objects[water].span = l.objects[boat].span;
+    let d = super::analyse(&pack(vec![l.clone()]), &[]);
+    let m309 = d.iter().find(|d| d.code() == "M309").unwrap();
+    assert_eq!(m309.fixes.len(), 1, "{:?}", m309.fixes);
+    assert_eq!(m309.fixes[0].edits.len(), 1);
+    assert_eq!(m309.fixes[0].edits[0].new_text, ".");
+    // Separate spans for a stack: the edit can't remove one without the other, so no fix.
+    let mut apart = l.clone();
+    apart.objects[water].span = Span::new(500, 503);
+    apart.objects.push(Object {
+        id: "rock-9".into(),
+        kind: Kind::Thing,
+        text: "ROCK".into(),
+        x: 0,
+        y: 3,
+        span: Span::new(500, 503),
+        ..Object::default()
+    });
+    let d = super::analyse(&pack(vec![apart]), &[]);
+    let m309 = d.iter().find(|d| d.code() == "M309").unwrap();
+    assert!(
+        m309.fixes
+            .iter()
+            .all(|f| f.title != "Remove the destroyed tiles and things")
+    );
+}
