@@ -795,6 +795,23 @@ mod with_engine {
     }
 
     #[test]
+    fn frail_on_sink_and_moving_guard() {
+        let d = engine(&level(
+            "plank",
+            "MIAU IS YOU . .\n. . . . .\nWATER IS SINK . .\n. . . . .\nDRIFT IS FRAIL . .\nm . d+w . WIN",
+        ));
+        assert_eq!(only(&d, "M310").len(), 1, "{:?}", all(&d));
+        assert!(only(&d, "M309").is_empty());
+        let mut l = level(
+            "guard",
+            "MIAU IS YOU . .\n. . . . .\nMOUSE IS TICK . .\n. . . . .\nMOUSE IS DEFEAT . .\nm . u . WIN",
+        );
+        l.automata
+            .push(automaton("mouse-walk", "TICK", Some("MOUSE")));
+        assert_eq!(only(&engine(&l), "M323").len(), 1);
+    }
+
+    #[test]
     fn transformations() {
         let d = engine(&level(
             "chain",
@@ -941,4 +958,64 @@ fn m309_offers_removal_only_when_the_reset_stays_the_same() {
             .iter()
             .all(|f| f.title != "Remove the destroyed tiles and things")
     );
+}
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    const CELLS: &[&str] = &[
+        ".",
+        ".",
+        ".",
+        "MIAU",
+        "IS",
+        "YOU",
+        "WIN",
+        "AND",
+        "ROCK",
+        "SINK",
+        "DEFEAT",
+        "PUSH",
+        "STOP",
+        "FLAG",
+        "SHUT",
+        "TICK",
+        "STOP!",
+        "IS+AND",
+        "WIN+DEFEAT",
+        "m",
+        "r",
+        "w",
+        "b+w",
+        "f+WIN",
+        "d",
+        "#",
+        "_",
+        "|",
+        "u",
+        "k+=",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn random_levels(w in 1usize..9, h in 1usize..7, picks in proptest::collection::vec(0usize..CELLS.len(), 64)) {
+            let board: Vec<String> = (0..h)
+                .map(|y| (0..w).map(|x| CELLS[picks[(y * w + x) % picks.len()]]).collect::<Vec<_>>().join(" "))
+                .collect();
+            let mut l = level("random", &board.join("\n"));
+            l.terrain.push(Named::new("WALL"));
+            l.automata.push(automaton("mouse-walk", "TICK", Some("MOUSE")));
+            l.pairs.push(pair("OPEN", "SHUT"));
+            l.frail = Some(Frail {
+                leaves: vec![(Named::new("DRIFT"), Named::new("DRIFT"))],
+                span: Default::default(),
+            });
+            let p = pack(vec![l]);
+            let a = super::super::analyse(&p, &[]);
+            let b = super::super::analyse(&p, &[]);
+            prop_assert_eq!(a, b);
+        }
+    }
 }
