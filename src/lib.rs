@@ -13,6 +13,7 @@
 //! - [`compile`]: the pipeline the shells call;
 //! - [`cli`]: the `miauc` command line (the only module here that does I/O).
 
+pub mod analysis;
 pub mod cli;
 pub mod compile;
 pub mod diag;

@@ -1,0 +1,71 @@
+//! `allow` statements applied to stage 3 output (`diagnostics.md` 1.4).
+//!
+//! An allowed diagnostic is still reported, as info, with "(allowed: reason)",
+//! so the design it excuses stays visible. Errors can't be allowed. Level
+//! allowances apply to that level's diagnostics; pack allowances to pack-wide
+//! ones. Malformed allowances are M239 (stage 2), and allowances that no longer
+//! match anything are M414 (stage 4, which sees every stage's output), so
+//! neither is reported here.
+
+use crate::diag::{Diagnostic, Severity, lookup};
+use crate::model::{Allowance, Pack};
+use crate::span::Span;
+
+/// The allowances in force for a diagnostic about `level` (or the pack).
+fn allowances<'p>(pack: &'p Pack, level: Option<&str>) -> Vec<&'p Allowance> {
+    match level {
+        None => pack.allow.iter().collect(),
+        Some(id) => pack
+            .level(id)
+            .map(|l| {
+                l.check
+                    .allow
+                    .iter()
+                    .chain(l.check.allow_bypass.iter())
+                    .chain(l.check.allow_hands_off.iter())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// Downgrade allowed diagnostics and offer "Allow in level" on the others.
+pub fn apply(pack: &Pack, diags: &mut [Diagnostic]) {
+    for d in diags.iter_mut() {
+        if d.severity == Severity::Error {
+            continue;
+        }
+        let allowed = allowances(pack, d.level.as_deref()).into_iter().find(|a| {
+            !a.reason.trim().is_empty()
+                && lookup(&a.code.text).is_some_and(|i| i.code == d.info.code)
+        });
+        match allowed {
+            Some(a) => {
+                if d.severity == Severity::Warning {
+                    d.severity = Severity::Info;
+                }
+                d.message = format!("{} (allowed: {})", d.message, a.reason.trim());
+            }
+            None => offer_allow_fix(pack, d),
+        }
+    }
+}
+
+/// Every warning and info raised for a level offers "Allow in level id": an
+/// `allow` statement inserted before the board, where level statements go.
+fn offer_allow_fix(pack: &Pack, d: &mut Diagnostic) {
+    if !matches!(d.severity, Severity::Warning | Severity::Info) {
+        return;
+    }
+    let Some(level) = d.level.as_deref().and_then(|id| pack.level(id)) else {
+        return;
+    };
+    if level.board_span == Span::default() {
+        return;
+    }
+    let title = format!("Allow in level {}", level.id.text);
+    let text = format!("allow {} \"\"\n  ", d.info.name);
+    *d = d
+        .clone()
+        .with_fix(title, Span::point(level.board_span.start as usize), text);
+}

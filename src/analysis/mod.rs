@@ -1,0 +1,109 @@
+//! Stage 3: semantic analysis without search (`diagnostics.md` section 4).
+//!
+//! Stage 3 answers "will this level play the way it reads?" from the pack model,
+//! one reset of each level ([`reset`]) and linear scans of the board. It runs on
+//! every keystroke, so nothing here searches: every check is a pass over the
+//! cells, tiles, things or rule records of one level, or over the pack header.
+//!
+//! Modules, one per section of the catalogue:
+//! - [`words`] for note B, the noun set and M301–M305, M308;
+//! - [`reset`] for the boundary to the engine's reset and M306–M316, M323;
+//! - [`pins`] for note C (documented in `docs/pins.md`), M317–M320;
+//! - [`mechanisms`] for M321, M322, M324, M325;
+//! - [`presentation`] for M326–M334;
+//! - [`world`] for M335–M339;
+//! - [`allow`] for `allow` statements applied to stage 3 output.
+
+pub mod allow;
+pub mod board;
+pub mod mechanisms;
+pub mod pins;
+pub mod presentation;
+pub mod reset;
+pub mod words;
+pub mod world;
+
+#[cfg(test)]
+pub(crate) mod testkit;
+#[cfg(test)]
+mod tests;
+
+use crate::diag::Diagnostic;
+use crate::model::{Level, Pack};
+
+pub use reset::{ResetView, RuleView};
+
+/// Run stage 3 on `pack`, skipping the levels whose ids are in `skip_levels`
+/// (they had stage 1 or 2 errors), with the engine's reset.
+///
+/// The result is sorted: pack-wide diagnostics first, then level by level in
+/// pack order; within each, by span, cell and code. Allowances are applied.
+pub fn analyse(pack: &Pack, skip_levels: &[String]) -> Vec<Diagnostic> {
+    analyse_with(pack, skip_levels, &reset::engine_reset)
+}
+
+/// [`analyse`] with another source of resets: tests pass hand-built
+/// [`ResetView`]s, and a caller without an engine can pass `|_| None`, which
+/// leaves out every check that needs the reset.
+pub fn analyse_with(
+    pack: &Pack,
+    skip_levels: &[String],
+    reset: &dyn Fn(&Level) -> Option<ResetView>,
+) -> Vec<Diagnostic> {
+    let nouns = words::NounSet::of(pack);
+    let mut out = Vec::new();
+    words::pack_checks(pack, &mut out);
+    presentation::pack_checks(pack, &nouns, &mut out);
+    world::check(pack, &mut out);
+    for level in &pack.levels {
+        if skip_levels.contains(&level.id.text) {
+            continue;
+        }
+        let view = reset(level);
+        let ctx = board::LevelCtx::new(pack, level, &nouns, view.as_ref());
+        words::level_checks(&ctx, &mut out);
+        if let Some(view) = view.as_ref() {
+            reset::level_checks(&ctx, view, &mut out);
+        }
+        reset::stack_checks(&ctx, &mut out);
+        pins::level_checks(&ctx, &mut out);
+        mechanisms::level_checks(&ctx, &mut out);
+        presentation::level_checks(&ctx, &mut out);
+    }
+    allow::apply(pack, &mut out);
+    sort(pack, &mut out);
+    out
+}
+
+/// Deterministic order: by level (pack-wide first, then pack order), then span,
+/// then first cell, then code, then message.
+fn sort(pack: &Pack, diags: &mut [Diagnostic]) {
+    let level_index = |d: &Diagnostic| match &d.level {
+        None => 0,
+        Some(id) => {
+            1 + pack
+                .levels
+                .iter()
+                .position(|l| &l.id.text == id)
+                .unwrap_or(pack.levels.len())
+        }
+    };
+    diags.sort_by(|a, b| {
+        (
+            level_index(a),
+            a.span.start,
+            a.span.end,
+            a.cells.first().map(|&(x, y)| (y, x)),
+            a.info.code,
+            &a.message,
+        )
+            .cmp(&(
+                level_index(b),
+                b.span.start,
+                b.span.end,
+                b.cells.first().map(|&(x, y)| (y, x)),
+                b.info.code,
+                &b.message,
+            ))
+    });
+}

@@ -1,0 +1,489 @@
+//! Note C: pin analysis (M317–M320). The algorithm is written up in `docs/pins.md`.
+//!
+//! Sound, not complete: a word is called pinned only when no push can ever move
+//! it, whatever the rules become. It runs on the reset state, in time linear in
+//! the cells (a worklist fixed point: each cell is re-examined only when one of
+//! its four neighbours becomes pinned).
+
+use std::collections::BTreeSet;
+
+use super::board::{LevelCtx, cell_name, extent};
+use crate::diag::{Diagnostic, Fix, TextEdit};
+use crate::span::Span;
+
+/// The four directions, in the order `U D L R`.
+pub const DIRS: [(i64, i64); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
+
+/// The result of the pin analysis of one level.
+#[derive(Debug, Clone)]
+pub struct Pins {
+    width: i64,
+    height: i64,
+    /// Cells holding a word that can never move.
+    pinned: Vec<bool>,
+    /// Cells holding a fixed word.
+    fixed: Vec<bool>,
+    /// Cells holding a permanent terrain thing alone.
+    terrain: Vec<bool>,
+    /// Cells where some thing started.
+    has_thing: Vec<bool>,
+    /// Cells holding a word.
+    has_word: Vec<bool>,
+}
+
+impl Pins {
+    /// Run the fixed point of note C on the reset state of `ctx`.
+    pub fn compute(ctx: &LevelCtx) -> Pins {
+        let n = ctx.cells.len();
+        let spelled: BTreeSet<&str> = ctx
+            .cells
+            .iter()
+            .flat_map(|c| c.words.iter().map(|&i| ctx.obj(i).text.as_str()))
+            .collect();
+        let mut p = Pins {
+            width: ctx.width as i64,
+            height: ctx.height as i64,
+            pinned: vec![false; n],
+            fixed: vec![false; n],
+            terrain: vec![false; n],
+            has_thing: vec![false; n],
+            has_word: vec![false; n],
+        };
+        for (k, c) in ctx.cells.iter().enumerate() {
+            p.has_word[k] = !c.words.is_empty();
+            p.has_thing[k] = !c.things.is_empty();
+            p.fixed[k] = c.words.iter().any(|&i| ctx.obj(i).fixed);
+            if let [t] = c.things.as_slice() {
+                let noun = ctx.text[*t].as_str();
+                p.terrain[k] = c.words.is_empty()
+                    && ctx.level.terrain.iter().any(|tn| tn.text == noun)
+                    && !spelled.contains(noun);
+            }
+            // A fixed word never moves, and neither does anything stacked with it.
+            p.pinned[k] = p.fixed[k];
+        }
+        let mut work: Vec<usize> = (0..n).filter(|&k| p.has_word[k]).collect();
+        while let Some(k) = work.pop() {
+            if p.pinned[k] || !p.has_word[k] || p.has_thing[k] {
+                continue;
+            }
+            let (x, y) = p.xy(k);
+            if p.passes(x, y) {
+                p.pinned[k] = true;
+                for (dx, dy) in DIRS {
+                    if let Some(j) = p.index(x + dx, y + dy)
+                        && p.has_word[j]
+                        && !p.pinned[j]
+                    {
+                        work.push(j);
+                    }
+                }
+            }
+        }
+        p
+    }
+
+    fn xy(&self, k: usize) -> (i64, i64) {
+        (k as i64 % self.width, k as i64 / self.width)
+    }
+
+    fn index(&self, x: i64, y: i64) -> Option<usize> {
+        (x >= 0 && y >= 0 && x < self.width && y < self.height)
+            .then(|| (y * self.width + x) as usize)
+    }
+
+    /// Whether the cell is off the board or holds a permanent blocker.
+    pub fn blocks(&self, x: i64, y: i64) -> bool {
+        match self.index(x, y) {
+            None => true,
+            Some(k) => self.fixed[k] || self.pinned[k] || self.terrain[k],
+        }
+    }
+
+    /// Whether no mover can ever stand in the cell.
+    pub fn pusher_proof(&self, x: i64, y: i64) -> bool {
+        match self.index(x, y) {
+            None => true,
+            Some(k) => self.terrain[k] || ((self.fixed[k] || self.pinned[k]) && !self.has_thing[k]),
+        }
+    }
+
+    /// The pin test for a word at `(x, y)`: every direction is closed ahead or behind.
+    pub fn passes(&self, x: i64, y: i64) -> bool {
+        DIRS.iter()
+            .all(|&(dx, dy)| self.blocks(x + dx, y + dy) || self.pusher_proof(x - dx, y - dy))
+    }
+
+    /// Whether the word cell at `(x, y)` is pinned.
+    pub fn is_pinned(&self, x: i64, y: i64) -> bool {
+        self.index(x, y).is_some_and(|k| self.pinned[k])
+    }
+
+    /// Whether a loose word at `(x, y)` is one push from `t = (x, y) + d`.
+    pub fn one_push(&self, x: i64, y: i64, (dx, dy): (i64, i64)) -> bool {
+        let Some(t) = self.index(x + dx, y + dy) else {
+            return false;
+        };
+        !self.has_word[t] && !self.blocks(x + dx, y + dy) && !self.pusher_proof(x - dx, y - dy)
+    }
+
+    /// Whether `(x, y)` is on an edge line.
+    pub fn on_edge(&self, x: i64, y: i64) -> bool {
+        x == 0 || y == 0 || x == self.width - 1 || y == self.height - 1
+    }
+
+    /// Whether `(x, y)` is a corner.
+    pub fn is_corner(&self, x: i64, y: i64) -> bool {
+        (x == 0 || x == self.width - 1) && (y == 0 || y == self.height - 1)
+    }
+
+    /// Trap cells: on an edge line, next to a pinned word, empty at reset, and
+    /// a word there would pass the pin test.
+    pub fn traps(&self) -> Vec<(i64, i64)> {
+        let mut out = Vec::new();
+        for k in 0..self.pinned.len() {
+            let (x, y) = self.xy(k);
+            if !self.on_edge(x, y) || self.has_word[k] || self.has_thing[k] || self.terrain[k] {
+                continue;
+            }
+            let next_to_pinned = DIRS
+                .iter()
+                .any(|&(dx, dy)| self.index(x + dx, y + dy).is_some_and(|j| self.pinned[j]));
+            if next_to_pinned && self.passes(x, y) {
+                out.push((x, y));
+            }
+        }
+        out
+    }
+}
+
+fn word_label(ctx: &LevelCtx, x: i64, y: i64) -> String {
+    ctx.cell(x, y)
+        .map(|c| {
+            c.words
+                .iter()
+                .map(|&i| {
+                    let o = ctx.obj(i);
+                    if o.fixed {
+                        format!("{}!", o.text)
+                    } else {
+                        o.text.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("+")
+        })
+        .unwrap_or_default()
+}
+
+fn cell_span(ctx: &LevelCtx, x: i64, y: i64) -> Span {
+    ctx.cell(x, y)
+        .and_then(|c| c.words.first().or(c.things.first()))
+        .map_or(ctx.level.board_span, |&i| ctx.obj(i).span)
+}
+
+fn dir_word((dx, dy): (i64, i64)) -> &'static str {
+    match (dx, dy) {
+        (0, -1) => "up",
+        (0, 1) => "down",
+        (-1, 0) => "left",
+        _ => "right",
+    }
+}
+
+/// The edge line a cell lies on, for the push direction `d` that reached it.
+fn edge_line(p: &Pins, x: i64, y: i64) -> Option<(String, &'static str, &'static str)> {
+    if y == 0 || y == p.height - 1 {
+        Some((
+            format!("row {y}"),
+            "left and right",
+            if y == 0 { "down" } else { "up" },
+        ))
+    } else if x == 0 || x == p.width - 1 {
+        Some((
+            format!("column {x}"),
+            "up and down",
+            if x == 0 { "right" } else { "left" },
+        ))
+    } else {
+        None
+    }
+}
+
+/// Why one axis is closed at a trap cell, for M319.
+fn axis_reason(ctx: &LevelCtx, p: &Pins, x: i64, y: i64, horizontal: bool) -> String {
+    if horizontal && (x == 0 || x == p.width - 1) {
+        return format!("column {x}");
+    }
+    if !horizontal && (y == 0 || y == p.height - 1) {
+        return format!("row {y}");
+    }
+    let dirs: [(i64, i64); 2] = if horizontal {
+        [(-1, 0), (1, 0)]
+    } else {
+        [(0, -1), (0, 1)]
+    };
+    for (dx, dy) in dirs {
+        let (nx, ny) = (x + dx, y + dy);
+        if p.is_pinned(nx, ny) {
+            let what = if p.index(nx, ny).is_some_and(|k| p.fixed[k]) {
+                "fixed"
+            } else {
+                "pinned"
+            };
+            return format!(
+                "the {what} {} at {}",
+                word_label(ctx, nx, ny),
+                cell_name(nx as u32, ny as u32)
+            );
+        }
+        if p.index(nx, ny).is_some_and(|k| p.terrain[k]) {
+            let noun = ctx
+                .cell(nx, ny)
+                .and_then(|c| c.things.first())
+                .map_or(String::new(), |&i| ctx.text[i].clone());
+            return format!("the {noun} at {}", cell_name(nx as u32, ny as u32));
+        }
+    }
+    "the tiles around it".to_string()
+}
+
+/// M317–M320 for one level.
+pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
+    if ctx.cells.is_empty() {
+        return;
+    }
+    let p = Pins::compute(ctx);
+    let id = ctx.id();
+    let has_view = ctx.view.is_some();
+
+    // M317: sentences active at reset whose tiles are all pinned, none fixed.
+    let mut seen: BTreeSet<Vec<(u32, u32)>> = BTreeSet::new();
+    if has_view {
+        for r in &ctx.rules {
+            let idx: Vec<usize> = r.words.iter().filter_map(|w| ctx.find(w)).collect();
+            if idx.is_empty() || idx.len() != r.words.len() {
+                continue;
+            }
+            let cells: Vec<(u32, u32)> =
+                idx.iter().map(|&i| (ctx.obj(i).x, ctx.obj(i).y)).collect();
+            let all_pinned = cells.iter().all(|&(x, y)| p.is_pinned(x as i64, y as i64));
+            let any_fixed = idx.iter().any(|&i| ctx.obj(i).fixed);
+            if !all_pinned || any_fixed || !seen.insert(cells.clone()) {
+                continue;
+            }
+            let mut edges = Vec::new();
+            if cells.iter().any(|c| c.1 == 0) {
+                edges.push("the top edge");
+            }
+            if cells.iter().any(|c| c.1 as i64 == p.height - 1) {
+                edges.push("the bottom edge");
+            }
+            if cells.iter().any(|c| c.0 == 0) {
+                edges.push("the left edge");
+            }
+            if cells.iter().any(|c| c.0 as i64 == p.width - 1) {
+                edges.push("the right edge");
+            }
+            let hold = if edges.is_empty() {
+                "the pinned tiles around it hold it".to_string()
+            } else {
+                format!(
+                    "{} {}",
+                    super::reset::join_and(
+                        &edges.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+                    ),
+                    if edges.len() == 1 {
+                        "holds it"
+                    } else {
+                        "hold it"
+                    }
+                )
+            };
+            let text = ctx.sentence_text(r);
+            let mut d = Diagnostic::new(
+                "M317",
+                ctx.obj(idx[0]).span,
+                format!(
+                    "Level {id}: {text} ({}) can never move: {hold}. Players can't see that. \
+                     Mark its words fixed so they're drawn bolted.",
+                    extent(&cells)
+                ),
+            )
+            .with_level(id);
+            for &(x, y) in &cells {
+                d = d.with_cell(x, y);
+            }
+            if idx.iter().all(|&i| ctx.obj(i).span != Span::default()) {
+                d.fixes.push(Fix {
+                    title: format!(
+                        "Mark {} fixed (play doesn't change)",
+                        text.split(' ')
+                            .map(|w| format!("{w}!"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ),
+                    edits: idx
+                        .iter()
+                        .map(|&i| TextEdit {
+                            span: ctx.obj(i).span,
+                            new_text: format!("{}!", ctx.obj(i).text),
+                        })
+                        .collect(),
+                });
+            }
+            out.push(d);
+        }
+    }
+
+    // M320: pinned words in no rule active at reset (fixed words are visibly bolted already).
+    if has_view {
+        let in_rules = ctx.words_in_rules();
+        for (k, c) in ctx.cells.iter().enumerate() {
+            let (x, y) = p.xy(k);
+            if !p.pinned[k]
+                || p.fixed[k]
+                || c.words
+                    .iter()
+                    .any(|&i| in_rules.contains(ctx.obj(i).id.as_str()))
+            {
+                continue;
+            }
+            let mut d = Diagnostic::new(
+                "M320",
+                ctx.obj(c.words[0]).span,
+                format!(
+                    "Level {id}: {} at {} can never move. It can only be used where it stands, \
+                     as the start or end of a sentence built onto it.",
+                    word_label(ctx, x, y),
+                    cell_name(x as u32, y as u32)
+                ),
+            )
+            .with_level(id)
+            .with_cell(x as u32, y as u32);
+            if c.words.iter().all(|&i| ctx.obj(i).span != Span::default()) {
+                d.fixes.push(Fix {
+                    title: "Mark it fixed (play doesn't change)".into(),
+                    edits: c
+                        .words
+                        .iter()
+                        .map(|&i| TextEdit {
+                            span: ctx.obj(i).span,
+                            new_text: format!("{}!", ctx.obj(i).text),
+                        })
+                        .collect(),
+                });
+            }
+            out.push(d);
+        }
+    }
+
+    // M319: loose words one push from a trap cell, one diagnostic per trap.
+    let mut trapped_words: BTreeSet<usize> = BTreeSet::new();
+    for (tx, ty) in p.traps() {
+        let mut reach: Vec<(i64, i64)> = Vec::new();
+        for (dx, dy) in DIRS {
+            let (wx, wy) = (tx - dx, ty - dy);
+            if let Some(k) = p.index(wx, wy)
+                && p.has_word[k]
+                && !p.pinned[k]
+                && p.one_push(wx, wy, (dx, dy))
+            {
+                reach.push((wx, wy));
+            }
+        }
+        if reach.is_empty() {
+            continue;
+        }
+        reach.sort_by_key(|&(x, y)| (y, x));
+        let who: Vec<String> = reach
+            .iter()
+            .map(|&(x, y)| {
+                format!(
+                    "{} at {}",
+                    word_label(ctx, x, y),
+                    cell_name(x as u32, y as u32)
+                )
+            })
+            .collect();
+        let side = axis_reason(ctx, &p, tx, ty, true);
+        let vert = axis_reason(ctx, &p, tx, ty, false);
+        let mut d = Diagnostic::new(
+            "M319",
+            cell_span(ctx, reach[0].0, reach[0].1),
+            format!(
+                "Level {id}: a word pushed into {} can never leave: {side} stops sideways pushes and {vert} stops vertical ones. \
+                 {} {} there in one push.",
+                cell_name(tx as u32, ty as u32),
+                super::reset::join_and(&who),
+                if who.len() == 1 { "gets" } else { "get" }
+            ),
+        )
+        .with_level(id)
+        .with_cell(tx as u32, ty as u32);
+        for &(x, y) in &reach {
+            d = d.with_cell(x as u32, y as u32);
+            if let Some(k) = p.index(x, y) {
+                trapped_words.insert(k);
+            }
+        }
+        for (dx, dy) in DIRS {
+            if p.is_pinned(tx + dx, ty + dy) {
+                d = d.with_related(
+                    cell_span(ctx, tx + dx, ty + dy),
+                    "this pinned word closes the trap",
+                );
+            }
+        }
+        out.push(d);
+    }
+
+    // M318: loose words on an edge line, or one push from one.
+    for (k, c) in ctx.cells.iter().enumerate() {
+        if c.words.is_empty() || p.pinned[k] || trapped_words.contains(&k) {
+            continue;
+        }
+        let (x, y) = p.xy(k);
+        let label = word_label(ctx, x, y);
+        let here = cell_name(x as u32, y as u32);
+        let msg = if p.on_edge(x, y) {
+            if p.is_corner(x, y) {
+                continue;
+            }
+            let Some((line, slides, _)) = edge_line(&p, x, y) else {
+                continue;
+            };
+            format!("Level {id}: {label} at {here} can only slide {slides} along {line}.")
+        } else {
+            let mut found = None;
+            for d in DIRS {
+                let (tx, ty) = (x + d.0, y + d.1);
+                if p.on_edge(tx, ty) && p.one_push(x, y, d) {
+                    found = Some((d, tx, ty));
+                    break;
+                }
+            }
+            let Some((d, tx, ty)) = found else { continue };
+            if p.is_corner(tx, ty) {
+                format!(
+                    "Level {id}: {label} at {here} can be pushed {} into the corner at {}, where it can never move again.",
+                    dir_word(d),
+                    cell_name(tx as u32, ty as u32)
+                )
+            } else {
+                let Some((line, slides, back)) = edge_line(&p, tx, ty) else {
+                    continue;
+                };
+                format!(
+                    "Level {id}: {label} at {here} can be pushed {} into {line}. From there it only slides {slides}; it never comes back {back}.",
+                    dir_word(d)
+                )
+            }
+        };
+        out.push(
+            Diagnostic::new("M318", ctx.obj(c.words[0]).span, msg)
+                .with_level(id)
+                .with_cell(x as u32, y as u32),
+        );
+    }
+}

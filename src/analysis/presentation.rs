@@ -1,0 +1,454 @@
+//! Presentation and copy: M326–M334 (notes E and F).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::board::{LevelCtx, is_core_word};
+use super::reset::Axis;
+use super::words::{BUILTIN_NOUNS, NounSet};
+use crate::diag::Diagnostic;
+use crate::model::{Kind, Pack};
+use crate::span::Span;
+
+/// Boards larger than this don't read on a phone (quality bar 5).
+pub const MAX_READABLE: (u32, u32) = (14, 10);
+
+/// Nouns whose built-in glyph turns toward the moves (F-TW4).
+pub const FACING_NOUNS: &[&str] = &["MIAU", "CAT"];
+
+/// Code points introduced after Emoji 13.0, the safe floor (note F), as
+/// inclusive ranges with their Emoji version. Sequences of older parts (Emoji
+/// 13.1, most of 15.1) need no entry: a glyph's version is its newest part.
+const NEWER_EMOJI: &[(u32, u32, &str)] = &[
+    (0x1F6DD, 0x1F6DF, "14.0"),
+    (0x1F7F0, 0x1F7F0, "14.0"),
+    (0x1F979, 0x1F979, "14.0"),
+    (0x1F9CC, 0x1F9CC, "14.0"),
+    (0x1FA7B, 0x1FA7C, "14.0"),
+    (0x1FAA9, 0x1FAAC, "14.0"),
+    (0x1FAB7, 0x1FABA, "14.0"),
+    (0x1FAC3, 0x1FAC5, "14.0"),
+    (0x1FAD7, 0x1FAD9, "14.0"),
+    (0x1FAE0, 0x1FAE7, "14.0"),
+    (0x1FAF0, 0x1FAF6, "14.0"),
+    (0x1F6DC, 0x1F6DC, "15.0"),
+    (0x1FA75, 0x1FA77, "15.0"),
+    (0x1FA87, 0x1FA88, "15.0"),
+    (0x1FAAD, 0x1FAAF, "15.0"),
+    (0x1FABB, 0x1FABD, "15.0"),
+    (0x1FABF, 0x1FABF, "15.0"),
+    (0x1FACE, 0x1FACF, "15.0"),
+    (0x1FADA, 0x1FADB, "15.0"),
+    (0x1FAE8, 0x1FAE8, "15.0"),
+    (0x1FAF7, 0x1FAF8, "15.0"),
+    (0x1FA89, 0x1FA89, "16.0"),
+    (0x1FA8F, 0x1FA8F, "16.0"),
+    (0x1FABE, 0x1FABE, "16.0"),
+    (0x1FAC6, 0x1FAC6, "16.0"),
+    (0x1FADC, 0x1FADC, "16.0"),
+    (0x1FADF, 0x1FADF, "16.0"),
+    (0x1FAE9, 0x1FAE9, "16.0"),
+];
+
+/// The Emoji version of a glyph when it is newer than the floor, else `None`.
+pub fn newer_than_floor(glyph: &str) -> Option<&'static str> {
+    glyph
+        .chars()
+        .filter_map(|c| {
+            let cp = c as u32;
+            NEWER_EMOJI
+                .iter()
+                .find(|&&(lo, hi, _)| (lo..=hi).contains(&cp))
+                .map(|&(_, _, v)| v)
+        })
+        .max()
+}
+
+/// Pack-wide presentation checks: M329 (pack copy), M331–M334.
+pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
+    // M329 on the pack name, tagline and glossary describes.
+    if mentions_garden(&pack.name) {
+        out.push(Diagnostic::new(
+            "M329",
+            pack.span,
+            "The pack name mentions \"garden\", which the copy deck keeps out.",
+        ));
+    }
+    if let Some(w) = &pack.world
+        && let Some(t) = &w.tagline
+        && mentions_garden(t)
+    {
+        out.push(Diagnostic::new(
+            "M329",
+            w.span,
+            "The tagline mentions \"garden\", which the copy deck keeps out.",
+        ));
+    }
+    for g in &pack.glossary {
+        let w = &g.word.text;
+        if g.describe.contains('·') {
+            out.push(Diagnostic::new(
+                "M329",
+                g.span,
+                format!("The glossary describe of {w} uses ·, which the copy deck doesn't allow."),
+            ));
+        }
+        if mentions_garden(&g.describe) {
+            out.push(Diagnostic::new(
+                "M329",
+                g.span,
+                format!("The glossary describe of {w} mentions \"garden\", which the copy deck keeps out."),
+            ));
+        }
+    }
+
+    // Property words of some level, and where each drawn noun first appears.
+    let mut properties: BTreeSet<&str> = BTreeSet::new();
+    let mut drawn: BTreeMap<String, Span> = BTreeMap::new();
+    let mut slab: BTreeSet<&str> = BTreeSet::new();
+    for l in &pack.levels {
+        let declared: BTreeSet<&str> = l
+            .automata
+            .iter()
+            .map(|a| a.property.text.as_str())
+            .chain(
+                l.pairs
+                    .iter()
+                    .flat_map(|p| p.words.iter().map(|w| w.text.as_str())),
+            )
+            .collect();
+        properties.extend(declared.iter().copied());
+        slab.extend(l.terrain.iter().map(|t| t.text.as_str()));
+        for o in &l.objects {
+            let noun_word = o.kind == Kind::Word
+                && !is_core_word(&o.text)
+                && !declared.contains(o.text.as_str())
+                && nouns.contains(&o.text);
+            // Plates and gates with a channel are drawn by the renderer itself.
+            let channel_holder = o.kind == Kind::Thing && o.channel.is_some();
+            if (o.kind == Kind::Thing && !channel_holder) || noun_word {
+                drawn.entry(o.text.clone()).or_insert(o.span);
+            }
+        }
+        if let Some(f) = &l.frail {
+            for (k, v) in &f.leaves {
+                drawn.entry(k.text.clone()).or_insert(k.span);
+                drawn.entry(v.text.clone()).or_insert(v.span);
+            }
+        }
+    }
+    let palette: BTreeSet<&str> = pack.palette.iter().map(|p| p.noun.text.as_str()).collect();
+
+    // M331: a drawn noun with no glyph.
+    for (n, span) in &drawn {
+        if palette.contains(n.as_str())
+            || BUILTIN_NOUNS.contains(&n.as_str())
+            || slab.contains(n.as_str())
+        {
+            continue;
+        }
+        out.push(
+            Diagnostic::new(
+                "M331",
+                *span,
+                format!("{n} has no glyph: no palette entry and no built-in emoji, so it shows as a text label."),
+            ),
+        );
+    }
+
+    for p in &pack.palette {
+        let n = p.noun.text.as_str();
+        // M332: a palette entry never drawn.
+        let never = if properties.contains(n) || is_core_word(n) {
+            Some(format!(
+                "The palette gives {n} {}, but {n} is a property word, drawn as a property tile.",
+                p.glyph
+            ))
+        } else if !drawn.contains_key(n) {
+            Some(format!(
+                "The palette gives {n} {}, but no level has a {n} thing or word.",
+                p.glyph
+            ))
+        } else {
+            None
+        };
+        if let Some(msg) = never {
+            out.push(Diagnostic::new("M332", p.span, msg).with_fix("Remove the entry", p.span, ""));
+        }
+        // M333: emoji above the floor without a safe fallback.
+        if let Some(v) = newer_than_floor(&p.glyph) {
+            let bad_fallback = p.fallback.as_deref().and_then(newer_than_floor);
+            if p.fallback.is_none() || bad_fallback.is_some() {
+                let tail = match bad_fallback {
+                    Some(fv) => format!(
+                        " Its fallback is from Emoji {fv}; use one from Emoji 13.0 or earlier."
+                    ),
+                    None => " Add a fallback from Emoji 13.0 or earlier.".to_string(),
+                };
+                out.push(Diagnostic::new(
+                    "M333",
+                    p.span,
+                    format!(
+                        "{n}'s glyph {} is from Emoji {v} and shows as an empty box on older phones.{tail}",
+                        p.glyph
+                    ),
+                ));
+            }
+        }
+        // M334: a facing noun drawn with another glyph and no `faces`.
+        if FACING_NOUNS.contains(&n) && p.glyph != "🐈" && p.faces.is_none() {
+            out.push(Diagnostic::new(
+                "M334",
+                p.span,
+                format!(
+                    "{n} is drawn with {} and declares no facing, so it won't turn toward its moves. \
+                     Add faces left if the glyph looks left.",
+                    p.glyph
+                ),
+            ));
+        }
+    }
+}
+
+/// Whether `text` contains "garden" as a whole word (plural and possessive included).
+pub fn mentions_garden(text: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .map(|w| w.to_lowercase())
+        .any(|w| {
+            let w = w.trim_end_matches(['\'', '’']);
+            let w = w
+                .strip_suffix("'s")
+                .or_else(|| w.strip_suffix("’s"))
+                .unwrap_or(w);
+            w == "garden" || w == "gardens"
+        })
+}
+
+/// Per-level presentation checks: M326–M330.
+pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
+    let id = ctx.id();
+    let l = ctx.level;
+    if l.width > MAX_READABLE.0 || l.height > MAX_READABLE.1 {
+        out.push(
+            Diagnostic::new(
+                "M326",
+                l.board_span,
+                format!(
+                    "Level {id} is {}×{}; boards are at most 14×10 so they read on a phone.",
+                    l.width, l.height
+                ),
+            )
+            .with_level(id),
+        );
+    }
+    sentence_spacing(ctx, out);
+    if let Some(title) = &l.title {
+        if let Some(better) = sentence_case(ctx, title) {
+            out.push(
+                Diagnostic::new(
+                    "M328",
+                    l.span,
+                    format!(
+                        "Level {id}: the title \"{title}\" isn't sentence case. Try \"{better}\"."
+                    ),
+                )
+                .with_level(id),
+            );
+        }
+    }
+    for (what, text) in [("title", &l.title), ("hint", &l.hint)] {
+        let Some(text) = text else { continue };
+        if text.contains('·') {
+            out.push(
+                Diagnostic::new(
+                    "M329",
+                    l.span,
+                    format!("Level {id}: the {what} uses ·, which the copy deck doesn't allow."),
+                )
+                .with_level(id),
+            );
+        }
+        if mentions_garden(text) {
+            out.push(
+                Diagnostic::new(
+                    "M329",
+                    l.span,
+                    format!(
+                        "Level {id}: the {what} mentions \"garden\", which the copy deck keeps out."
+                    ),
+                )
+                .with_level(id),
+            );
+        }
+    }
+    if let Some(hint) = &l.hint {
+        hint_gives_answer(ctx, hint, out);
+    }
+}
+
+/// M327: sentences active at reset in neighbouring lines that overlap and share no tile.
+fn sentence_spacing(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
+    // (axis, line, from, to, word ids) per distinct sentence path.
+    type Placed<'w> = (Axis, u32, u32, u32, BTreeSet<&'w str>, Span);
+    let mut sentences: Vec<Placed> = Vec::new();
+    for r in &ctx.rules {
+        let cells = ctx.cells_of(&r.words);
+        if cells.is_empty() || r.axis == Axis::Terrain {
+            continue;
+        }
+        let (line, along): (u32, Vec<u32>) = match r.axis {
+            Axis::H => (cells[0].1, cells.iter().map(|c| c.0).collect()),
+            _ => (cells[0].0, cells.iter().map(|c| c.1).collect()),
+        };
+        let lo = along.iter().copied().min().unwrap_or(0);
+        let hi = along.iter().copied().max().unwrap_or(0);
+        let ids: BTreeSet<&str> = r.words.iter().map(String::as_str).collect();
+        if !sentences.iter().any(|s| s.4 == ids) {
+            let span = r
+                .subject_id
+                .as_deref()
+                .and_then(|i| ctx.find(i))
+                .map_or(ctx.level.board_span, |i| ctx.obj(i).span);
+            sentences.push((r.axis, line, lo, hi, ids, span));
+        }
+    }
+    let mut reported = BTreeSet::new();
+    for a in &sentences {
+        for b in &sentences {
+            if a.0 != b.0 || b.1 != a.1 + 1 || a.3 < b.2 || b.3 < a.2 || !a.4.is_disjoint(&b.4) {
+                continue;
+            }
+            if !reported.insert((a.0, a.1)) {
+                continue;
+            }
+            let msg = match a.0 {
+                Axis::H => format!(
+                    "Level {}: the sentences in rows {} and {} touch. Leave a blank row between stacked sentences \
+                     where you can; touching rows can also read down.",
+                    ctx.id(),
+                    a.1,
+                    b.1
+                ),
+                _ => format!(
+                    "Level {}: the sentences in columns {} and {} touch. Leave a blank column between side-by-side \
+                     sentences where you can; touching columns can also read across.",
+                    ctx.id(),
+                    a.1,
+                    b.1
+                ),
+            };
+            out.push(
+                Diagnostic::new("M327", b.5, msg)
+                    .with_level(ctx.id())
+                    .with_related(a.5, "the other sentence"),
+            );
+        }
+    }
+}
+
+/// Note E: the sentence-case version of `title`, or `None` when it already is.
+fn sentence_case(ctx: &LevelCtx, title: &str) -> Option<String> {
+    let pack_words: BTreeSet<&str> = ctx
+        .pack
+        .levels
+        .iter()
+        .flat_map(|l| l.objects.iter().map(|o| o.text.as_str()))
+        .chain(ctx.nouns.all.iter().map(String::as_str))
+        .collect();
+    let mut out = Vec::new();
+    let mut changed = false;
+    for (n, word) in title.split(' ').enumerate() {
+        let core: String = word.chars().filter(|c| c.is_alphanumeric()).collect();
+        let keep = core.is_empty()
+            || core.chars().next().is_some_and(|c| c.is_ascii_digit())
+            || core == "I"
+            || word.starts_with("I'")
+            || word.starts_with("I’")
+            || (core.chars().all(|c| !c.is_lowercase()) && pack_words.contains(core.as_str()));
+        let fixed = if n == 0 {
+            let mut cs = word.chars();
+            match cs.next() {
+                Some(c) if c.is_lowercase() => c.to_uppercase().chain(cs).collect(),
+                _ => word.to_string(),
+            }
+        } else if keep {
+            word.to_string()
+        } else {
+            word.to_lowercase()
+        };
+        changed |= fixed != word;
+        out.push(fixed);
+    }
+    changed.then(|| out.join(" "))
+}
+
+const DIRECTION_WORDS: &[&str] = &["up", "down", "left", "right"];
+
+/// M330: the hint spells out a must-form rule or four or more moves.
+fn hint_gives_answer(ctx: &LevelCtx, hint: &str, out: &mut Vec<Diagnostic>) {
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let h = norm(hint);
+    for m in &ctx.level.check.must_form {
+        let rule = norm(&m.text);
+        if !rule.is_empty() && h.contains(&rule) {
+            out.push(
+                Diagnostic::new(
+                    "M330",
+                    ctx.level.span,
+                    format!(
+                        "Level {}: the hint spells out {}, the rule the player has to find. \
+                         A hint nudges; it doesn't give the answer.",
+                        ctx.id(),
+                        rule.to_uppercase()
+                    ),
+                )
+                .with_level(ctx.id())
+                .with_related(m.span, "the must-form rule"),
+            );
+            return;
+        }
+    }
+    let tokens: Vec<&str> = hint
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let letters = tokens
+        .iter()
+        .find(|t| t.len() >= 4 && t.chars().all(|c| matches!(c, 'U' | 'D' | 'L' | 'R')));
+    let mut run: Vec<String> = Vec::new();
+    let mut best: Vec<String> = Vec::new();
+    for t in &tokens {
+        let lower = t.to_lowercase();
+        if DIRECTION_WORDS.contains(&lower.as_str()) {
+            run.push(lower);
+            if run.len() > best.len() {
+                best = run.clone();
+            }
+        } else if lower != "then" && lower != "and" {
+            run.clear();
+        }
+    }
+    let moves = match letters {
+        Some(l) => Some(l.to_string()),
+        None if best.len() >= 4 => Some(best.join(", ")),
+        None => None,
+    };
+    if let Some(moves) = moves {
+        out.push(
+            Diagnostic::new(
+                "M330",
+                ctx.level.span,
+                format!(
+                    "Level {}: the hint spells out a sequence of moves ({moves}). \
+                     A hint nudges; it doesn't give the answer.",
+                    ctx.id()
+                ),
+            )
+            .with_level(ctx.id()),
+        );
+    }
+}

@@ -1,0 +1,340 @@
+//! Note B: words, nouns and properties; M301–M305 and M308.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::board::{CORE_PROPERTIES, FEATURE_PROPERTIES, LevelCtx, WordClass, cell_name};
+use super::reset::Axis;
+use crate::diag::Diagnostic;
+use crate::model::{Kind, Pack};
+
+/// Built-in nouns with default glyphs (note B, F-XW7): a transformation into
+/// them draws a proper glyph, so they count as nouns of every pack.
+pub const BUILTIN_NOUNS: &[&str] = &[
+    "MIAU", "CAT", "BABA", "FLAG", "ROCK", "WALL", "WATER", "GRASS", "STAR", "KEY", "DOOR", "KEKE",
+    "THORN", "GEM",
+];
+
+/// The noun set of a pack (note B).
+#[derive(Debug, Clone, Default)]
+pub struct NounSet {
+    /// Every noun, built-in ones included.
+    pub all: BTreeSet<String>,
+}
+
+impl NounSet {
+    /// Collect the noun set: things of every level, both sides of every frail
+    /// leftover, palette keys, vocabulary, terrain nouns and the built-in nouns.
+    pub fn of(pack: &Pack) -> Self {
+        let mut all: BTreeSet<String> = BUILTIN_NOUNS.iter().map(|s| s.to_string()).collect();
+        all.extend(pack.palette.iter().map(|p| p.noun.text.clone()));
+        all.extend(pack.vocabulary.iter().map(|v| v.text.clone()));
+        for l in &pack.levels {
+            all.extend(
+                l.objects
+                    .iter()
+                    .filter(|o| o.kind == Kind::Thing)
+                    .map(|o| o.text.clone()),
+            );
+            all.extend(l.terrain.iter().map(|t| t.text.clone()));
+            if let Some(f) = &l.frail {
+                for (k, v) in &f.leaves {
+                    all.insert(k.text.clone());
+                    all.insert(v.text.clone());
+                }
+            }
+        }
+        NounSet { all }
+    }
+
+    /// Whether `noun` is in the set.
+    pub fn contains(&self, noun: &str) -> bool {
+        self.all.contains(noun)
+    }
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment), so
+/// STPO is one edit from STOP.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The did-you-mean candidates of catalogue 1.7: the closest names within
+/// distance 2 (1 for names of 4 letters or fewer), up to three on a tie.
+pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Vec<&'c str> {
+    let limit = if word.chars().count() <= 4 { 1 } else { 2 };
+    let mut best: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .map(|c| (edit_distance(&word.to_uppercase(), &c.to_uppercase()), c))
+        .filter(|&(d, _)| d <= limit)
+        .collect();
+    best.sort();
+    best.dedup();
+    let Some(&(top, _)) = best.first() else {
+        return Vec::new();
+    };
+    best.into_iter()
+        .filter(|&(d, _)| d == top)
+        .map(|(_, c)| c)
+        .take(3)
+        .collect()
+}
+
+/// Pack-wide checks: M304 and M305.
+pub fn pack_checks(pack: &Pack, out: &mut Vec<Diagnostic>) {
+    // Custom properties declared anywhere, with the span of the first declaration.
+    let mut declared: BTreeMap<&str, crate::span::Span> = BTreeMap::new();
+    for l in &pack.levels {
+        for a in &l.automata {
+            declared.entry(&a.property.text).or_insert(a.property.span);
+        }
+        for p in &l.pairs {
+            for w in &p.words {
+                declared.entry(&w.text).or_insert(w.span);
+            }
+        }
+    }
+    let glossary: BTreeSet<&str> = pack.glossary.iter().map(|g| g.word.text.as_str()).collect();
+    for (&w, &span) in &declared {
+        if !glossary.contains(w) {
+            out.push(Diagnostic::new(
+                "M304",
+                span,
+                format!(
+                    "{w} has no glossary entry, so players meet the tile with no explanation. \
+                     Give it an accent and a one-sentence describe."
+                ),
+            ));
+        }
+    }
+    for g in &pack.glossary {
+        let w = g.word.text.as_str();
+        // Core and feature properties are properties in every level, so describing them is fine.
+        let core = CORE_PROPERTIES.contains(&w) || FEATURE_PROPERTIES.contains(&w);
+        if !core && !declared.contains_key(w) {
+            out.push(
+                Diagnostic::new(
+                    "M305",
+                    g.span,
+                    format!("The glossary describes {w}, but no level declares {w}."),
+                )
+                .with_fix("Remove the glossary entry", g.span, ""),
+            );
+        }
+    }
+}
+
+/// Per-level checks: M301, M302, M303, M308.
+pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
+    undeclared_words(ctx, out);
+    noun_is_property(ctx, out);
+    unused_declarations(ctx, out);
+    no_win_word(ctx, out);
+}
+
+/// M301: the silent noun trap.
+fn undeclared_words(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
+    let glossary: BTreeSet<&str> = ctx
+        .pack
+        .glossary
+        .iter()
+        .map(|g| g.word.text.as_str())
+        .collect();
+    let properties: Vec<&str> = CORE_PROPERTIES
+        .iter()
+        .chain(FEATURE_PROPERTIES)
+        .copied()
+        .chain(ctx.declared.iter().map(String::as_str))
+        .collect();
+    for o in &ctx.level.objects {
+        if o.kind != Kind::Word
+            || ctx.class(&o.text) != WordClass::Noun
+            || ctx.nouns.contains(&o.text)
+        {
+            continue;
+        }
+        let w = &o.text;
+        let active = ctx
+            .rules
+            .iter()
+            .find(|r| r.axis != Axis::Terrain && r.predicate_id.as_deref() == Some(&o.id));
+        let mut msg = format!(
+            "Level {}, {}: {w} isn't a thing in this pack. Did you mean a property?",
+            ctx.id(),
+            cell_name(o.x, o.y)
+        );
+        match active {
+            Some(r) => msg.push_str(&format!(
+                " As written, {s} IS {w} turns every {s} into a {w} thing with no glyph.",
+                s = r.subject
+            )),
+            None => msg.push_str(&format!(
+                " If it ends up after IS, it turns things into {w} things with no glyph."
+            )),
+        }
+        if glossary.contains(w.as_str()) {
+            msg.push_str(&format!(
+                " {w} is in the glossary, but this level doesn't declare it."
+            ));
+        }
+        let mut d = Diagnostic::new("M301", o.span, msg)
+            .with_level(ctx.id())
+            .with_cell(o.x, o.y);
+        let bang = if o.fixed { "!" } else { "" };
+        for c in did_you_mean(w, properties.iter().copied()) {
+            d = d.with_fix(format!("Replace with {c}"), o.span, format!("{c}{bang}"));
+        }
+        out.push(d);
+    }
+}
+
+/// M302: a thing named after an automaton property of its level.
+fn noun_is_property(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
+    for o in &ctx.level.objects {
+        if o.kind != Kind::Thing {
+            continue;
+        }
+        if let Some(a) = ctx
+            .level
+            .automata
+            .iter()
+            .find(|a| a.property.text == o.text)
+        {
+            out.push(
+                Diagnostic::new(
+                    "M302",
+                    o.span,
+                    format!(
+                        "Level {}, {}: {w} is a property in this level (automaton {id}), so there can't be a {w} thing.",
+                        ctx.id(),
+                        cell_name(o.x, o.y),
+                        w = o.text,
+                        id = a.id.text
+                    ),
+                )
+                .with_level(ctx.id())
+                .with_cell(o.x, o.y)
+                .with_related(a.span, "declared here"),
+            );
+        }
+    }
+}
+
+/// M303: declarations that can never act.
+fn unused_declarations(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
+    let has_word = |w: &str| {
+        ctx.level
+            .objects
+            .iter()
+            .any(|o| o.kind == Kind::Word && o.text == w)
+    };
+    let has_thing = |n: &str| {
+        ctx.level
+            .objects
+            .iter()
+            .any(|o| o.kind == Kind::Thing && o.text == n)
+    };
+    let id = ctx.id();
+    let mut push = |span, msg: String| {
+        out.push(Diagnostic::new("M303", span, msg).with_level(id).with_fix(
+            "Remove the declaration",
+            span,
+            "",
+        ));
+    };
+    let mut seen = BTreeSet::new();
+    for a in &ctx.level.automata {
+        let w = &a.property.text;
+        if !has_word(w) && seen.insert(w.clone()) {
+            push(
+                a.span,
+                format!(
+                    "Level {id} declares {w} (automaton {}), but there's no {w} word on the board, so it never runs.",
+                    a.id.text
+                ),
+            );
+        }
+    }
+    for p in &ctx.level.pairs {
+        for w in &p.words {
+            if !has_word(&w.text) {
+                push(
+                    p.span,
+                    format!(
+                        "Level {id} declares {} (pair {}), but there's no {} word on the board, so it never acts.",
+                        w.text,
+                        p.words
+                            .iter()
+                            .map(|w| w.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        w.text
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(f) = &ctx.level.frail
+        && !has_word("FRAIL")
+    {
+        push(
+            f.span,
+            format!(
+                "Level {id} declares the frail mechanic, but there's no FRAIL word on the board, so nothing crumbles."
+            ),
+        );
+    }
+    for t in &ctx.level.terrain {
+        if !has_thing(&t.text) {
+            push(
+                t.span,
+                format!(
+                    "Level {id} declares {} terrain, but there's no {} thing on the board.",
+                    t.text, t.text
+                ),
+            );
+        }
+    }
+}
+
+/// M308: no WIN or GOAL word on the board.
+fn no_win_word(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
+    let any = ctx
+        .level
+        .objects
+        .iter()
+        .any(|o| o.kind == Kind::Word && (o.text == "WIN" || o.text == "GOAL"));
+    if !any {
+        out.push(
+            Diagnostic::new(
+                "M308",
+                ctx.level.board_span,
+                format!(
+                    "Level {} can't be won: there's no WIN or GOAL word on the board.",
+                    ctx.id()
+                ),
+            )
+            .with_level(ctx.id()),
+        );
+    }
+}

@@ -1,0 +1,102 @@
+//! Property tests: undo restores states exactly; random levels and inputs never panic.
+
+use super::testkit::{self, automaton, frail, pair, terrain};
+use super::*;
+use crate::model;
+use proptest::prelude::*;
+
+const CELLS: &[&str] = &[
+    ".", ".", ".", ".", "m", "r", "f", "w", "k", "=", "d", "#", "$", "o", "_", "|", "u", "g",
+    "MIAU", "ROCK", "IS", "IS", "YOU", "AND", "WIN", "PUSH", "STOP", "SINK", "DEFEAT", "FLAG",
+    "TICK", "OPEN", "SHUT", "FRAIL", "FLOAT", "GOAL", "DOCK", "WALL", "m+r", "WIN!", "IS+AND",
+];
+
+fn board() -> impl Strategy<Value = String> {
+    (1usize..7, 1usize..6).prop_flat_map(|(w, h)| {
+        prop::collection::vec(prop::sample::select(CELLS), w * h).prop_map(move |cells| {
+            cells
+                .chunks(w)
+                .map(|r| r.join(" "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+    })
+}
+
+fn level_of(b: &str, mech: u8) -> model::Level {
+    let mut l = testkit::level(b);
+    if mech & 1 != 0 {
+        automaton(&mut l, "tick", "TICK", None, 0, "LRUDW");
+    }
+    if mech & 2 != 0 {
+        pair(&mut l, "OPEN", "SHUT", mech & 4 != 0);
+    }
+    if mech & 8 != 0 {
+        frail(&mut l, &[("ROCK", "FLAG")]);
+    }
+    if mech & 16 != 0 {
+        terrain(&mut l, &["WALL"]);
+    }
+    l
+}
+
+fn inputs() -> impl Strategy<Value = Vec<Input>> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            Input::Up,
+            Input::Down,
+            Input::Left,
+            Input::Right,
+            Input::Wait,
+        ]),
+        0..25,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn undo_restores_the_previous_state(b in board(), mech in 0u8..32, moves in inputs()) {
+        let l = level_of(&b, mech);
+        let game = Game::new(&l);
+        let mut play = Play::new(&game);
+        let mut trail = vec![play.state().clone()];
+        for m in moves {
+            if play.input(m).accepted() {
+                trail.push(play.state().clone());
+            }
+        }
+        while play.undo() {
+            trail.pop();
+            prop_assert_eq!(play.state(), trail.last().unwrap());
+        }
+        prop_assert_eq!(trail.len(), 1);
+    }
+
+    #[test]
+    fn random_levels_never_panic(b in board(), mech in 0u8..32, moves in inputs()) {
+        let l = level_of(&b, mech);
+        let game = Game::new(&l);
+        let (mut s, _) = game.reset();
+        let _ = game.render_board(&s, &testkit::key_of);
+        for m in moves {
+            let fast = game.step_with(&s, m, &mut Scratch::default(), false);
+            let r = game.step(&s, m);
+            // The fast path must reach the same state as the detailed one.
+            match (&r, &fast) {
+                (TurnResult::Accepted { state: a, report: ra }, TurnResult::Accepted { state: b, report: rb }) => {
+                    prop_assert_eq!(a, b);
+                    prop_assert_eq!(ra.won, rb.won);
+                    prop_assert_eq!(&ra.formed, &rb.formed);
+                }
+                (TurnResult::Rejected { reason: a, .. }, TurnResult::Rejected { reason: b, .. }) => prop_assert_eq!(a, b),
+                _ => prop_assert!(false, "fast and detailed steps disagree"),
+            }
+            if let TurnResult::Accepted { state, .. } = r {
+                prop_assert_eq!(game.key(&state) == game.key(&s), state == s);
+                s = state;
+            }
+        }
+    }
+}

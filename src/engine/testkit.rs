@@ -1,0 +1,329 @@
+//! Building levels from the conformance notation of `rules.md` §13, for tests
+//! and benchmarks, independently of the `.miau` front end.
+//!
+//! Ids follow the front end's scheme in spirit: things are numbered per noun
+//! in reading order (`key-1`, `key-2`), words per text (`win-word-1`).
+
+use super::game::{EntId, Game};
+use super::parse::Axis;
+use super::report::{Input, ResetReport, TurnReport, TurnResult};
+use super::state::State;
+use crate::model::{Automaton, Frail, Kind, Level, Named, Object, Pair, Step};
+use std::collections::BTreeMap;
+
+/// The legend of §13: key, noun, channel.
+pub const LEGEND: &[(char, &str, Option<&str>)] = &[
+    ('m', "MIAU", None),
+    ('r', "ROCK", None),
+    ('f', "FLAG", None),
+    ('w', "WATER", None),
+    ('j', "JELLY", None),
+    ('s', "SHELL", None),
+    ('c', "CRAB", None),
+    ('b', "BOAT", None),
+    ('g', "COG", None),
+    ('u', "MOUSE", None),
+    ('e', "BELL", None),
+    ('k', "KEY", None),
+    ('=', "DOOR", None),
+    ('d', "DRIFT", None),
+    ('a', "SAND", None),
+    ('h', "SHOAL", None),
+    ('#', "WALL", None),
+    ('$', "CRATE", None),
+    ('~', "GAP", None),
+    ('&', "TRUCK", None),
+    ('@', "MIAU", None),
+    ('o', "DOCK", None),
+    ('_', "PLATE", Some("amber")),
+    ('|', "GATE", Some("amber")),
+];
+
+/// The legend key of a noun (the first one listed), for rendering.
+pub fn key_of(noun: &str) -> Option<String> {
+    LEGEND.iter().find(|l| l.1 == noun).map(|l| l.0.to_string())
+}
+
+/// A level from a board in §13 notation: rows separated by newlines or ` / `,
+/// cells by spaces, `.` empty, legend keys, `WORD`, `WORD!`, `a+b`. Rows may
+/// differ in length; the width is the longest row.
+pub fn level(board: &str) -> Level {
+    let rows: Vec<Vec<&str>> = board
+        .split(['\n', '/'])
+        .map(|r| r.split_whitespace().collect::<Vec<_>>())
+        .filter(|r| !r.is_empty())
+        .collect();
+    let width = rows.iter().map(Vec::len).max().unwrap_or(1).max(1);
+    let mut objects = Vec::new();
+    let mut counters: BTreeMap<String, usize> = BTreeMap::new();
+    for (y, row) in rows.iter().enumerate() {
+        for (x, cell) in row.iter().enumerate() {
+            if *cell == "." {
+                continue;
+            }
+            for part in cell.split('+') {
+                let mut chars = part.chars();
+                let legend = match (chars.next(), chars.next()) {
+                    (Some(c), None) => LEGEND.iter().find(|l| l.0 == c),
+                    _ => None,
+                };
+                let (kind, text, fixed, channel) = match legend {
+                    Some(l) => (Kind::Thing, l.1.to_string(), false, l.2.map(str::to_string)),
+                    None => {
+                        let fixed = part.ends_with('!');
+                        (
+                            Kind::Word,
+                            part.trim_end_matches('!').to_string(),
+                            fixed,
+                            None,
+                        )
+                    }
+                };
+                let base = match kind {
+                    Kind::Thing => text.to_ascii_lowercase(),
+                    Kind::Word => format!("{}-word", text.to_ascii_lowercase()),
+                };
+                let n = counters.entry(base.clone()).or_insert(0);
+                *n += 1;
+                objects.push(Object {
+                    id: format!("{base}-{n}"),
+                    kind,
+                    text,
+                    x: x as u32,
+                    y: y as u32,
+                    fixed,
+                    channel,
+                    span: Default::default(),
+                });
+            }
+        }
+    }
+    Level {
+        id: Named::new("test"),
+        width: width as u32,
+        height: rows.len().max(1) as u32,
+        objects,
+        ..Level::default()
+    }
+}
+
+/// `automaton ID property P [subject S] [phase N] pattern "…"`.
+pub fn automaton(
+    l: &mut Level,
+    id: &str,
+    property: &str,
+    subject: Option<&str>,
+    phase: u64,
+    pattern: &str,
+) {
+    l.automata.push(Automaton {
+        id: Named::new(id),
+        subject: subject.map(Named::new),
+        property: Named::new(property),
+        phase: Some(phase),
+        pattern: pattern.chars().filter_map(Step::from_letter).collect(),
+        span: Default::default(),
+    });
+}
+
+/// `pair A B effect destroy-both [enter]`.
+pub fn pair(l: &mut Level, a: &str, b: &str, enter: bool) {
+    l.pairs.push(Pair {
+        words: vec![Named::new(a), Named::new(b)],
+        effect: "destroy-both".into(),
+        enter,
+        span: Default::default(),
+    });
+}
+
+/// `frail A -> B, …`.
+pub fn frail(l: &mut Level, leaves: &[(&str, &str)]) {
+    l.frail = Some(Frail {
+        leaves: leaves
+            .iter()
+            .map(|(a, b)| (Named::new(*a), Named::new(*b)))
+            .collect(),
+        span: Default::default(),
+    });
+}
+
+/// `terrain N …`.
+pub fn terrain(l: &mut Level, nouns: &[&str]) {
+    l.terrain = nouns.iter().map(|n| Named::new(*n)).collect();
+}
+
+/// A game with its current state, fed one input at a time.
+pub struct Harness {
+    /// The compiled level.
+    pub game: Game,
+    /// The current state.
+    pub state: State,
+    /// What reset reported.
+    pub reset: ResetReport,
+    /// Accepted turns so far.
+    pub turns: usize,
+}
+
+impl Harness {
+    /// Compiles and resets a level.
+    pub fn new(level: &Level) -> Harness {
+        let game = Game::new(level);
+        let (state, reset) = game.reset();
+        Harness {
+            game,
+            state,
+            reset,
+            turns: 0,
+        }
+    }
+
+    /// A board in §13 notation, compiled and reset.
+    pub fn board(board: &str) -> Harness {
+        Harness::new(&level(board))
+    }
+
+    /// Plays one input letter; an accepted turn updates the state.
+    pub fn input(&mut self, c: char) -> TurnResult {
+        let input = Input::from_char(c).expect("an input letter");
+        let r = self.game.step(&self.state, input);
+        if let TurnResult::Accepted { state, .. } = &r {
+            self.state = state.clone();
+            self.turns += 1;
+        }
+        r
+    }
+
+    /// Plays an input string and returns each result.
+    pub fn run(&mut self, moves: &str) -> Vec<TurnResult> {
+        moves.chars().map(|c| self.input(c)).collect()
+    }
+
+    /// Plays one input that must be accepted and returns its report.
+    pub fn ok(&mut self, c: char) -> TurnReport {
+        match self.input(c) {
+            TurnResult::Accepted { report, .. } => *report,
+            r => panic!("input {c} rejected: {r:?}"),
+        }
+    }
+
+    /// The rule list as `SUBJECT IS PREDICATE (axis)`, in reading order.
+    pub fn rules(&self) -> Vec<String> {
+        let rules = self.game.rules(&self.state);
+        rules
+            .records
+            .iter()
+            .map(|r| {
+                let axis = match r.axis {
+                    Axis::H => "h",
+                    Axis::V => "v",
+                    Axis::Terrain => "terrain",
+                };
+                format!(
+                    "{} IS {} ({axis})",
+                    self.game.name(r.subject),
+                    self.game.name(r.predicate)
+                )
+            })
+            .collect()
+    }
+
+    /// The rule list as `SUBJECT IS PREDICATE`, in reading order.
+    pub fn rule_texts(&self) -> Vec<String> {
+        self.rules()
+            .into_iter()
+            .map(|r| r.split(" (").next().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    /// Nouns of the things at a cell, in id order.
+    pub fn things_at(&self, x: u8, y: u8) -> Vec<String> {
+        self.at(x, y, false)
+    }
+
+    /// Texts of the words at a cell, in id order.
+    pub fn words_at(&self, x: u8, y: u8) -> Vec<String> {
+        self.at(x, y, true)
+    }
+
+    fn at(&self, x: u8, y: u8, words: bool) -> Vec<String> {
+        (0..self.game.len() as EntId)
+            .filter(|&e| {
+                self.game.ents[e as usize].word == words
+                    && self.game.pos(&self.state, e) == Some((x, y))
+            })
+            .map(|e| {
+                self.game
+                    .name(self.game.noun(&self.state, e).unwrap_or(0))
+                    .to_string()
+            })
+            .collect()
+    }
+
+    /// The entity with this id.
+    pub fn id(&self, id: &str) -> EntId {
+        self.game
+            .find(id)
+            .unwrap_or_else(|| panic!("no entity {id}"))
+    }
+
+    /// The cell of an entity by id.
+    pub fn pos(&self, id: &str) -> Option<(u8, u8)> {
+        self.game.pos(&self.state, self.id(id))
+    }
+
+    /// The noun of an entity by id.
+    pub fn noun(&self, id: &str) -> Option<String> {
+        self.game
+            .noun(&self.state, self.id(id))
+            .map(|t| self.game.name(t).to_string())
+    }
+}
+
+/// A plain breadth-first search per §10.4 (`U D L R`, then `W` with
+/// automata), for checking published routes; `None` when unsolved within
+/// `budget` states.
+pub fn solve(level: &Level, budget: usize) -> Option<String> {
+    use super::turn::Scratch;
+    use std::collections::HashSet;
+    let game = Game::new(level);
+    let (start, _) = game.reset();
+    let mut inputs = Input::MOVES.to_vec();
+    if !game.automata.is_empty() {
+        inputs.push(Input::Wait);
+    }
+    let mut seen: HashSet<Box<[u8]>> = HashSet::new();
+    seen.insert(game.key(&start));
+    let mut states = vec![start];
+    let mut parent: Vec<(u32, Input)> = vec![(u32::MAX, Input::Wait)];
+    let mut sc = Scratch::default();
+    let route = |parent: &[(u32, Input)], mut i: usize, last: Input| {
+        let mut out = vec![last.letter()];
+        while parent[i].0 != u32::MAX {
+            out.push(parent[i].1.letter());
+            i = parent[i].0 as usize;
+        }
+        out.iter().rev().collect::<String>()
+    };
+    let mut head = 0;
+    while head < states.len() {
+        let s = states[head].clone();
+        for &inp in &inputs {
+            if let TurnResult::Accepted { state, report } = game.step_with(&s, inp, &mut sc, false)
+            {
+                if report.won {
+                    return Some(route(&parent, head, inp));
+                }
+                if report.lost_control || !seen.insert(game.key(&state)) {
+                    continue;
+                }
+                if states.len() >= budget {
+                    return None;
+                }
+                states.push(state);
+                parent.push((head as u32, inp));
+            }
+        }
+        head += 1;
+    }
+    None
+}
