@@ -1796,6 +1796,6 @@ mod tests {
                 }
             ]
         );
-        assert_eq!(file.comments.len(), 7);
+        assert_eq!(file.comments.len(), 5);
     }
 }
