@@ -13,7 +13,7 @@ pub use lexer::quote;
 pub use parser::parse;
 
 pub(crate) use lexer::is_word;
-pub(crate) use parser::{NOT_THINGS, join_or};
+pub(crate) use parser::join_or;
 
 /// Levenshtein distance over characters, compared without case.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
