@@ -1032,7 +1032,9 @@ impl<'s> P<'s> {
             .unwrap_or(0) as u32;
         let level = self.level_id().unwrap_or_default();
         // Tabs: one diagnostic per tab, with spaces that keep the columns (tab stops of 4).
-        let mut visual = 0usize;
+        // Columns count from the start of the line, so the fix keeps alignment.
+        let line_start = self.idx.line_start(self.idx.line_of(start)).unwrap_or(start);
+        let mut visual = self.text[line_start..start].chars().count();
         for (i, c) in region.char_indices() {
             if c == '\t' {
                 let width = 4 - visual % 4;
