@@ -1,1 +1,764 @@
 //! Lowering: the typed AST to the pack model (legend resolution, stacks, stable ids).
+//!
+//! Lowering resolves what the parser can't know line by line: which legend a
+//! board key comes from (the level's legend, then the pack's, then the default
+//! legend of `rules.md` §13), which legend keys no board uses, and the stable ids
+//! of objects. It reports M109, M110 and M115, and M210 for a second `frail`
+//! statement, which the model (one optional frail per level) cannot carry to stage 2.
+//!
+//! Object ids: a thing is `<noun lowercased>-<n>`, a word tile `<text lowercased>.<n>`,
+//! numbered from 1 per noun (or per word) in reading order (row, column, stack
+//! order). Words and nouns never contain `.`, so the two forms can't collide, and
+//! the number is always the text after the last `-` or `.`, so `truck-2` (the
+//! second TRUCK) and `truck-2-1` (the first TRUCK-2) stay distinct.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diag::{Diagnostic, Fix, TextEdit};
+use crate::model::{self, Kind, Named};
+use crate::span::Span;
+use crate::syntax::ast::{self, Item, LevelStmtKind, Listed, PackStmtKind, Part};
+use crate::syntax::{did_you_mean, is_word};
+
+/// The default legend (`rules.md` §13): applied when neither the level legend
+/// nor the pack legend defines a key. Key, noun, channel.
+pub const DEFAULT_LEGEND: &[(&str, &str, Option<&str>)] = &[
+    ("m", "MIAU", None),
+    ("r", "ROCK", None),
+    ("f", "FLAG", None),
+    ("w", "WATER", None),
+    ("j", "JELLY", None),
+    ("s", "SHELL", None),
+    ("c", "CRAB", None),
+    ("b", "BOAT", None),
+    ("g", "COG", None),
+    ("u", "MOUSE", None),
+    ("e", "BELL", None),
+    ("k", "KEY", None),
+    ("=", "DOOR", None),
+    ("d", "DRIFT", None),
+    ("a", "SAND", None),
+    ("h", "SHOAL", None),
+    ("#", "WALL", None),
+    ("$", "CRATE", None),
+    ("~", "GAP", None),
+    ("&", "TRUCK", None),
+    ("@", "MIAU", None),
+    ("o", "DOCK", None),
+    ("_", "PLATE", Some("amber")),
+    ("|", "GATE", Some("amber")),
+];
+
+/// Which legend a key was found in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Level,
+    Pack,
+    Default,
+}
+
+/// One resolved legend entry.
+#[derive(Debug, Clone)]
+struct Entry {
+    /// Noun, channel, span of the thing in the legend.
+    things: Vec<(String, Option<String>)>,
+    /// The key's span (default span for the default legend).
+    key_span: Span,
+    /// The whole entry.
+    span: Span,
+}
+
+impl Entry {
+    fn meaning(&self) -> String {
+        self.things
+            .iter()
+            .map(|(n, c)| match c {
+                Some(c) => format!("{n} channel {c}"),
+                None => n.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+
+    fn from_ast(e: &ast::LegendEntry) -> Entry {
+        Entry {
+            things: e
+                .things
+                .iter()
+                .map(|t| (t.noun.text.clone(), t.channel.as_ref().map(|c| c.text.clone())))
+                .collect(),
+            key_span: e.key.span,
+            span: e.span,
+        }
+    }
+}
+
+/// Why a legend key can't be a key, if it can't (M110).
+fn bad_key(key: &str) -> Option<&'static str> {
+    if key.starts_with(|c: char| c.is_ascii_uppercase()) {
+        Some("capital")
+    } else if key == "." {
+        Some("dot")
+    } else if key.contains('+') {
+        Some("plus")
+    } else {
+        None
+    }
+}
+
+/// Characters that look alike on a board (catalogue 1.7).
+fn look_alikes(c: char) -> Option<char> {
+    Some(match c {
+        '0' => 'o',
+        'o' => '0',
+        '1' => 'l',
+        'l' => '1',
+        '5' => 's',
+        's' => '5',
+        'O' => '0',
+        _ => return None,
+    })
+}
+
+fn named(i: &ast::Ident) -> Named {
+    Named {
+        text: i.text.clone(),
+        span: i.span,
+    }
+}
+
+/// Lowers a parsed file to the pack model. Diagnostics: M109, M110, M115, M210.
+pub fn lower(file: &ast::File) -> (model::Pack, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut pack = model::Pack::default();
+    if let Some(h) = &file.pack {
+        pack.id = h.id.text.clone();
+        pack.span = Span::new(h.block.header.start as usize, h.id.span.end.max(h.block.header.start) as usize);
+        let mut seen = HashSet::new();
+        for s in &h.stmts {
+            let first = seen.insert(std::mem::discriminant(&s.kind))
+                || matches!(s.kind, PackStmtKind::Allow(_));
+            if !first {
+                continue;
+            }
+            match &s.kind {
+                PackStmtKind::Name(v) => pack.name = v.value.clone(),
+                PackStmtKind::Version(v) => pack.version = v.value.clone(),
+                PackStmtKind::Engine(n) => pack.engine = n.value.min(u32::MAX as u64) as u32,
+                PackStmtKind::Rules(n) => pack.rules = Some(n.value.min(u32::MAX as u64) as u32),
+                PackStmtKind::World {
+                    glyph,
+                    tagline,
+                    accent,
+                } => {
+                    pack.world = Some(model::World {
+                        glyph: glyph.value.clone(),
+                        tagline: tagline.as_ref().map(|t| t.value.clone()),
+                        accent: accent.as_ref().map(|a| a.text.clone()),
+                        span: s.span,
+                    })
+                }
+                PackStmtKind::Vocabulary(ws) => pack.vocabulary = ws.iter().map(named).collect(),
+                PackStmtKind::Allow(a) => pack.allow.push(allowance(a, s.span)),
+            }
+        }
+    }
+
+    // Pack legend: every pack-wide legend block, first definition wins.
+    let mut pack_legend: HashMap<String, Entry> = HashMap::new();
+    let mut pack_order: Vec<String> = Vec::new();
+    let all_keys = all_legend_keys(file);
+    for item in &file.items {
+        match item {
+            Item::Palette(p) => {
+                for e in &p.entries {
+                    pack.palette.push(model::PaletteEntry {
+                        noun: named(&e.noun),
+                        glyph: e.glyph.value.clone(),
+                        faces: e.faces.as_ref().map(|f| f.text.clone()),
+                        fallback: e.fallback.as_ref().map(|f| f.value.clone()),
+                        terrain: e.terrain,
+                        span: e.span,
+                    });
+                }
+            }
+            Item::Glossary(g) => {
+                for e in &g.entries {
+                    pack.glossary.push(model::GlossaryEntry {
+                        word: named(&e.word),
+                        accent: e.accent.text.clone(),
+                        describe: e.describe.value.clone(),
+                        span: e.span,
+                    });
+                }
+            }
+            Item::Legend(l) => {
+                for e in &l.entries {
+                    if let Some(why) = bad_key(&e.key.text) {
+                        diags.push(m110(file, e, why, None, &all_keys));
+                        continue;
+                    }
+                    if !pack_legend.contains_key(&e.key.text) {
+                        pack_order.push(e.key.text.clone());
+                        pack_legend.insert(e.key.text.clone(), Entry::from_ast(e));
+                    }
+                }
+            }
+            Item::Level(_) => {}
+        }
+    }
+
+    let mut pack_used: HashSet<String> = HashSet::new();
+    for item in &file.items {
+        if let Item::Level(l) = item {
+            let level = lower_level(l, &pack_legend, &mut pack_used, &all_keys, file, &mut diags);
+            pack.levels.push(level);
+        }
+    }
+    for k in &pack_order {
+        if !pack_used.contains(k) {
+            let e = &pack_legend[k];
+            diags.push(
+                Diagnostic::new(
+                    "M115",
+                    e.key_span,
+                    format!("Legend key {k} ({}) isn't used on any board.", e.meaning()),
+                )
+                .with_fix("Remove the entry", e.span, ""),
+            );
+        }
+    }
+    crate::diag::sort(&mut diags);
+    (pack, diags)
+}
+
+fn allowance(a: &ast::Allow, span: Span) -> model::Allowance {
+    model::Allowance {
+        code: named(&a.code),
+        reason: a.reason.as_ref().map(|r| r.value.clone()).unwrap_or_default(),
+        span,
+    }
+}
+
+/// Every legend key written anywhere, so a rename picks a letter that is free.
+fn all_legend_keys(file: &ast::File) -> HashSet<String> {
+    let mut keys: HashSet<String> = DEFAULT_LEGEND.iter().map(|d| d.0.to_string()).collect();
+    for item in &file.items {
+        match item {
+            Item::Legend(l) => keys.extend(l.entries.iter().map(|e| e.key.text.clone())),
+            Item::Level(lv) => {
+                if let Some(l) = &lv.legend {
+                    keys.extend(l.entries.iter().map(|e| e.key.text.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+    keys
+}
+
+/// The spans of every board part written as `key` (in one level, or in all).
+fn part_spans(file: &ast::File, level: Option<&str>, key: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    for item in &file.items {
+        let Item::Level(lv) = item else { continue };
+        if level.is_some_and(|id| id != lv.id.text) {
+            continue;
+        }
+        let Some(board) = &lv.board else { continue };
+        for cell in board.rows.iter().flat_map(|r| &r.cells) {
+            out.extend(cell_part_spans(cell, key));
+        }
+    }
+    out
+}
+
+/// Spans of the parts of `cell` written as `key`.
+fn cell_part_spans(cell: &ast::Cell, key: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut off = cell.span.start as usize;
+    for piece in cell.text.split('+') {
+        if piece == key {
+            out.push(Span::new(off, off + piece.len()));
+        }
+        off += piece.len() + 1;
+    }
+    out
+}
+
+fn m110(
+    file: &ast::File,
+    e: &ast::LegendEntry,
+    why: &str,
+    level: Option<&str>,
+    all_keys: &HashSet<String>,
+) -> Diagnostic {
+    let key = &e.key.text;
+    let meaning = Entry::from_ast(e).meaning();
+    let msg = match why {
+        "capital" => format!(
+            "Legend key {key} starts with a capital, so on a board it reads as the word {key}, not as {meaning}. Use a lowercase letter or a symbol."
+        ),
+        "dot" => format!(
+            "Legend key . is the empty cell on a board, so it can't mean {meaning}. Use a lowercase letter or a symbol."
+        ),
+        _ => format!(
+            "Legend key {key} contains +, which joins the parts of a stack on a board, so it can't mean {meaning}. Use a lowercase letter or a symbol."
+        ),
+    };
+    let mut d = Diagnostic::new("M110", e.key.span, msg);
+    if let Some(l) = level {
+        d = d.with_level(l);
+    }
+    if let Some(free) = ('a'..='z').map(String::from).find(|c| !all_keys.contains(c)) {
+        let mut edits = vec![TextEdit {
+            span: e.key.span,
+            new_text: free.clone(),
+        }];
+        if why != "dot" {
+            for s in part_spans(file, level, key) {
+                edits.push(TextEdit {
+                    span: s,
+                    new_text: free.clone(),
+                });
+            }
+        }
+        d.fixes.push(Fix {
+            title: format!("Rename the key to {free}"),
+            edits,
+        });
+    }
+    d
+}
+
+fn lower_level(
+    l: &ast::Level,
+    pack_legend: &HashMap<String, Entry>,
+    pack_used: &mut HashSet<String>,
+    all_keys: &HashSet<String>,
+    file: &ast::File,
+    diags: &mut Vec<Diagnostic>,
+) -> model::Level {
+    let id = l.id.text.clone();
+    let mut out = model::Level {
+        id: named(&l.id),
+        span: Span::new(
+            l.block.header.start as usize,
+            l.id.span.end.max(l.block.header.start) as usize,
+        ),
+        board_span: l
+            .board
+            .as_ref()
+            .map(|b| b.block.whole())
+            .unwrap_or(l.block.whole()),
+        ..Default::default()
+    };
+    let mut seen = HashSet::new();
+    let mut frail_seen: Option<Span> = None;
+    for s in &l.stmts {
+        let repeatable = matches!(
+            s.kind,
+            LevelStmtKind::MustForm(_)
+                | LevelStmtKind::Allow(_)
+                | LevelStmtKind::Automaton(_)
+                | LevelStmtKind::Pair(_)
+                | LevelStmtKind::Frail(_)
+        );
+        // A repeated single-valued statement is M107 (parser); the first one counts.
+        if !seen.insert(std::mem::discriminant(&s.kind)) && !repeatable {
+            continue;
+        }
+        let c = &mut out.check;
+        match &s.kind {
+            LevelStmtKind::Title(v) => out.title = Some(v.value.clone()),
+            LevelStmtKind::Hint(v) => out.hint = Some(v.value.clone()),
+            LevelStmtKind::Category(v) => out.category = Some(named(v)),
+            LevelStmtKind::Introduces(v) => out.introduces = listed(v),
+            LevelStmtKind::Reuses(v) => out.reuses = listed(v),
+            LevelStmtKind::Solution(v) => {
+                c.solution = Some(Named {
+                    text: v.value.clone(),
+                    span: v.span,
+                })
+            }
+            LevelStmtKind::Steps(n) => c.steps = Some(n.value),
+            LevelStmtKind::Budget(n) => c.solver_budget = Some(n.value),
+            LevelStmtKind::MustForm(v) => c.must_form.push(Named {
+                text: v.value.clone(),
+                span: v.span,
+            }),
+            LevelStmtKind::Allow(a) => {
+                let al = allowance(a, s.span);
+                match crate::diag::lookup(&a.code.text).map(|i| i.code) {
+                    Some("M403") if c.allow_bypass.is_none() => c.allow_bypass = Some(al),
+                    Some("M404") if c.allow_hands_off.is_none() => c.allow_hands_off = Some(al),
+                    _ => c.allow.push(al),
+                }
+            }
+            LevelStmtKind::Terrain(ws) => out.terrain = ws.iter().map(named).collect(),
+            LevelStmtKind::Automaton(a) => out.automata.push(model::Automaton {
+                id: named(&a.id),
+                subject: a.subject.as_ref().map(named),
+                property: named(&a.property),
+                phase: a.phase.as_ref().map(|p| p.value),
+                // A letter that isn't a step becomes the non-move (0, 0), which
+                // stage 2 reports as M218 with the step's position.
+                pattern: a
+                    .pattern
+                    .value
+                    .chars()
+                    .map(|ch| model::Step::from_letter(ch).unwrap_or(model::Step::Move(0, 0)))
+                    .collect(),
+                span: s.span,
+            }),
+            LevelStmtKind::Pair(p) => out.pairs.push(model::Pair {
+                words: p.words.iter().map(named).collect(),
+                effect: p
+                    .effect
+                    .as_ref()
+                    .map(|e| e.text.clone())
+                    .unwrap_or_else(|| "destroy-both".into()),
+                enter: p.enter,
+                span: s.span,
+            }),
+            LevelStmtKind::Frail(leaves) => {
+                if frail_seen.is_some() {
+                    diags.push(
+                        Diagnostic::new(
+                            "M210",
+                            s.span,
+                            format!("Level {id} has two frail statements; a level has one."),
+                        )
+                        .with_level(id.clone()),
+                    );
+                    continue;
+                }
+                frail_seen = Some(s.span);
+                out.frail = Some(model::Frail {
+                    leaves: leaves.iter().map(|(a, b)| (named(a), named(b))).collect(),
+                    span: s.span,
+                });
+            }
+        }
+    }
+
+    // The level legend.
+    let mut legend: HashMap<String, Entry> = HashMap::new();
+    let mut order: Vec<String> = Vec::new();
+    if let Some(lg) = &l.legend {
+        for e in &lg.entries {
+            if let Some(why) = bad_key(&e.key.text) {
+                diags.push(m110(file, e, why, Some(&id), all_keys));
+                continue;
+            }
+            if !legend.contains_key(&e.key.text) {
+                order.push(e.key.text.clone());
+                legend.insert(e.key.text.clone(), Entry::from_ast(e));
+            }
+        }
+    }
+    let defaults: HashMap<&str, Entry> = DEFAULT_LEGEND
+        .iter()
+        .map(|&(k, n, c)| {
+            (
+                k,
+                Entry {
+                    things: vec![(n.to_string(), c.map(String::from))],
+                    key_span: Span::default(),
+                    span: Span::default(),
+                },
+            )
+        })
+        .collect();
+    let lookup = |k: &str| -> Option<(&Entry, Source)> {
+        legend
+            .get(k)
+            .map(|e| (e, Source::Level))
+            .or_else(|| pack_legend.get(k).map(|e| (e, Source::Pack)))
+            .or_else(|| defaults.get(k).map(|e| (e, Source::Default)))
+    };
+
+    let mut used: HashSet<String> = HashSet::new();
+    let mut objects: Vec<model::Object> = Vec::new();
+    if let Some(board) = &l.board {
+        out.height = board.rows.len() as u32;
+        out.width = board.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0) as u32;
+        for (y, row) in board.rows.iter().enumerate() {
+            for (x, cell) in row.cells.iter().enumerate() {
+                let (x, y) = (x as u32, y as u32);
+                for part in &cell.parts {
+                    match part {
+                        Part::Word { text, fixed } => objects.push(model::Object {
+                            kind: Kind::Word,
+                            text: text.clone(),
+                            x,
+                            y,
+                            fixed: *fixed,
+                            span: cell.span,
+                            ..Default::default()
+                        }),
+                        Part::Key(k) => match lookup(k) {
+                            Some((e, src)) => {
+                                match src {
+                                    Source::Level => {
+                                        used.insert(k.clone());
+                                    }
+                                    Source::Pack => {
+                                        pack_used.insert(k.clone());
+                                    }
+                                    Source::Default => {}
+                                }
+                                for (noun, channel) in &e.things {
+                                    objects.push(model::Object {
+                                        kind: Kind::Thing,
+                                        text: noun.clone(),
+                                        x,
+                                        y,
+                                        channel: channel.clone(),
+                                        span: cell.span,
+                                        ..Default::default()
+                                    });
+                                }
+                            }
+                            None => {
+                                let visible: Vec<(String, String)> = legend
+                                    .iter()
+                                    .chain(pack_legend.iter())
+                                    .map(|(k, e)| (k.clone(), e.meaning()))
+                                    .chain(defaults.iter().map(|(k, e)| (k.to_string(), e.meaning())))
+                                    .collect();
+                                diags.push(m109(&id, l, cell, k, x, y, &visible));
+                            }
+                        },
+                    }
+                }
+            }
+        }
+    }
+    // Stable ids, numbered per noun or word in reading order.
+    let mut counters: HashMap<(Kind, String), u32> = HashMap::new();
+    for o in &mut objects {
+        let n = counters.entry((o.kind, o.text.clone())).or_insert(0);
+        *n += 1;
+        let sep = if o.kind == Kind::Word { '.' } else { '-' };
+        o.id = format!("{}{sep}{n}", o.text.to_lowercase());
+    }
+    out.objects = objects;
+
+    for k in &order {
+        if !used.contains(k) {
+            let e = &legend[k];
+            diags.push(
+                Diagnostic::new(
+                    "M115",
+                    e.key_span,
+                    format!("Legend key {k} ({}) isn't used on any board.", e.meaning()),
+                )
+                .with_level(id.clone())
+                .with_fix("Remove the entry", e.span, ""),
+            );
+        }
+    }
+    out
+}
+
+fn listed(v: &[Listed]) -> model::Introduces {
+    let mut out = model::Introduces::default();
+    for l in v {
+        match l {
+            Listed::Word(w) => out.words.push(named(w)),
+            Listed::Idea(s) => out.ideas.push(s.value.clone()),
+        }
+    }
+    out
+}
+
+fn m109(
+    id: &str,
+    l: &ast::Level,
+    cell: &ast::Cell,
+    key: &str,
+    x: u32,
+    y: u32,
+    visible: &[(String, String)],
+) -> Diagnostic {
+    let key_spans = cell_part_spans(cell, key);
+    let here = key_spans.first().copied().unwrap_or(cell.span);
+    let mut msg = format!("Level {id}, column {x}, row {y}: {key} isn't in the legend.");
+    let upper = key.to_uppercase();
+    let mut suggestion: Option<String> = None;
+    if key.chars().any(|c| c.is_ascii_uppercase()) && is_word(&upper) {
+        msg.push_str(&format!(" Did you mean the word {upper}?"));
+        suggestion = Some(upper);
+    } else {
+        // Look-alikes first (0/o, 1/l, 5/s), then edit distance for longer keys.
+        let alike: String = key.chars().map(|c| look_alikes(c).unwrap_or(c)).collect();
+        let mut found: Vec<String> = visible
+            .iter()
+            .filter(|(k, _)| *k == alike && alike != key)
+            .map(|(k, _)| k.clone())
+            .collect();
+        if found.is_empty() && key.chars().count() > 1 {
+            let mut names: Vec<&str> = visible.iter().map(|(k, _)| k.as_str()).collect();
+            names.sort();
+            found = did_you_mean(key, &names);
+        }
+        found.dedup();
+        if !found.is_empty() {
+            let parts: Vec<String> = found
+                .iter()
+                .map(|k| {
+                    let meaning = visible
+                        .iter()
+                        .find(|(v, _)| v == k)
+                        .map(|(_, m)| m.clone())
+                        .unwrap_or_default();
+                    format!("{k} ({meaning})")
+                })
+                .collect();
+            msg.push_str(&format!(
+                " Did you mean {}?",
+                crate::syntax::join_or(&parts)
+            ));
+            suggestion = Some(found[0].clone());
+        } else {
+            msg.push_str(" Add it to the legend.");
+        }
+    }
+    let mut d = Diagnostic::new("M109", here, msg).with_level(id).with_cell(x, y);
+    if let Some(s) = suggestion {
+        d = d.with_fix(format!("Replace {key} with {s} in this cell"), here, s.clone());
+        let mut edits = Vec::new();
+        if let Some(b) = &l.board {
+            for c in b.rows.iter().flat_map(|r| &r.cells) {
+                for sp in cell_part_spans(c, key) {
+                    edits.push(TextEdit {
+                        span: sp,
+                        new_text: s.clone(),
+                    });
+                }
+            }
+        }
+        d.fixes.push(Fix {
+            title: format!("Replace {key} with {s} in every cell of the board"),
+            edits,
+        });
+    }
+    // Add a legend entry: into the level's legend, or a new one before the board.
+    let (at, text) = match (&l.legend, &l.board) {
+        (Some(lg), _) => (
+            lg.block.header.end as usize,
+            format!("\n    {key} NOUN"),
+        ),
+        (None, Some(b)) => (
+            b.block.header.start as usize,
+            format!("legend {{\n    {key} NOUN\n  }}\n\n  "),
+        ),
+        _ => (cell.span.start as usize, String::new()),
+    };
+    if !text.is_empty() {
+        d = d.with_fix(format!("Add {key} to the level legend"), Span::point(at), text);
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse;
+
+    fn build(text: &str) -> (model::Pack, Vec<Diagnostic>) {
+        let (file, mut diags) = parse(text);
+        let (pack, more) = lower(&file);
+        diags.extend(more);
+        (pack, diags)
+    }
+
+    #[test]
+    fn lowers_the_reference_example() {
+        let text = include_str!("../tests/fixtures/syntax/valid-crate-works.miau");
+        let (pack, diags) = build(text);
+        let codes: Vec<_> = diags.iter().map(|d| d.code()).collect();
+        assert!(codes.is_empty(), "{diags:#?}");
+        assert_eq!(pack.id, "crate-works");
+        assert_eq!(pack.engine, 1);
+        assert_eq!(pack.world.as_ref().unwrap().accent.as_deref(), Some("push"));
+        assert_eq!(pack.palette.len(), 4);
+        assert!(pack.palette[2].terrain);
+        let l = &pack.levels[0];
+        assert_eq!((l.width, l.height), (11, 4));
+        assert_eq!(l.check.allow_bypass.as_ref().unwrap().reason, "Pure Sokoban: no word needs to move.");
+        assert_eq!(l.check.steps, Some(15));
+        assert_eq!(l.introduces.ideas, vec!["pushing".to_string()]);
+        assert_eq!(l.automata[0].pattern.len(), 10);
+        assert_eq!(l.automata[0].pattern[0], model::Step::Move(-1, 0));
+        assert!(l.pairs[0].enter);
+        assert_eq!(l.frail.as_ref().unwrap().leaves.len(), 2);
+        // Reading order and ids.
+        let first: Vec<_> = l.objects.iter().take(3).map(|o| o.id.as_str()).collect();
+        assert_eq!(first, ["miau.1", "is.1", "you.1"]);
+        let is2 = l.objects.iter().find(|o| o.id == "is.2").unwrap();
+        assert_eq!((is2.x, is2.y), (5, 0));
+        // `*` is CRATE+DOCK from the pack legend: two things in one cell, in order.
+        let star: Vec<_> = l.objects.iter().filter(|o| (o.x, o.y) == (7, 2)).collect();
+        assert_eq!(star.len(), 2);
+        assert_eq!((star[0].id.as_str(), star[1].id.as_str()), ("crate-2", "dock-1"));
+        // `@` from the default legend.
+        let cat = l.objects.iter().find(|o| o.id == "miau-1").unwrap();
+        assert_eq!((cat.x, cat.y), (1, 2));
+        let win = l.objects.iter().find(|o| o.id == "win.1").unwrap();
+        assert!(win.fixed);
+        assert_eq!(&text[win.span.range()], "WIN!");
+        // f+WIN: a FLAG thing and a WIN word in one cell.
+        let f: Vec<_> = l.objects.iter().filter(|o| (o.x, o.y) == (8, 3)).map(|o| o.id.as_str()).collect();
+        assert_eq!(f, ["flag-1", "win.2"]);
+    }
+
+    #[test]
+    fn level_legend_overrides_pack_legend_and_default() {
+        let text = "pack p1 {\n}\nlegend {\n  x ROCK\n}\nlevel l1 {\n  legend {\n    x BOAT\n    _ PLATE channel teal\n  }\n  board {\n    x _ $\n  }\n}\n";
+        let (pack, diags) = build(text);
+        let codes: Vec<_> = diags.iter().map(|d| d.code()).collect();
+        assert_eq!(codes, ["M115"]); // the pack's x is shadowed everywhere
+        let o = &pack.levels[0].objects;
+        assert_eq!(o[0].text, "BOAT");
+        assert_eq!(o[1].channel.as_deref(), Some("teal"));
+        assert_eq!(o[2].text, "CRATE");
+    }
+
+    #[test]
+    fn unknown_key_suggests_look_alike() {
+        let text = "level l1 {\n  board {\n    0 MIAU\n  }\n}\n";
+        let (_, diags) = build(text);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code(), "M109");
+        assert_eq!(
+            diags[0].message,
+            "Level l1, column 0, row 0: 0 isn't in the legend. Did you mean o (DOCK)?"
+        );
+        assert_eq!(diags[0].cells, vec![(0, 0)]);
+        assert_eq!(diags[0].fixes[0].edits[0].new_text, "o");
+    }
+
+    #[test]
+    fn mixed_case_cell_suggests_the_word() {
+        let (_, diags) = build("level l1 {\n  board {\n    Miau IS YOU\n  }\n}\n");
+        assert!(diags[0].message.ends_with("Did you mean the word MIAU?"), "{}", diags[0].message);
+    }
+
+    #[test]
+    fn uppercase_legend_key_is_m110_with_rename() {
+        let (_, diags) = build("level l1 {\n  legend {\n    X ROCK\n  }\n  board {\n    X .\n  }\n}\n");
+        assert_eq!(diags.len(), 1, "{diags:#?}");
+        assert_eq!(diags[0].code(), "M110");
+        assert_eq!(diags[0].fixes[0].edits.len(), 2);
+        assert_eq!(diags[0].fixes[0].edits[0].new_text, "i");
+    }
+
+    #[test]
+    fn second_frail_is_m210() {
+        let (pack, diags) = build("level l1 {\n  frail\n  frail A -> B\n  board {\n    .\n  }\n}\n");
+        assert_eq!(diags.iter().map(|d| d.code()).collect::<Vec<_>>(), ["M210"]);
+        assert!(pack.levels[0].frail.as_ref().unwrap().leaves.is_empty());
+    }
+}
