@@ -1,1 +1,127 @@
 //! The pipeline the shells call: source text in, diagnostics and a pack model out.
+//!
+//! Stage 1 (syntax) and stage 2 (pack validation) run here for `.miau` sources;
+//! pack JSON skips stage 1 and is validated the same way. No I/O: the shells
+//! read files and hand over bytes.
+
+use crate::diag::{self, Diagnostic, Severity};
+use crate::model::Pack;
+use crate::span::Span;
+
+/// What a source is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceKind {
+    /// `.miau` source.
+    Miau,
+    /// Pack JSON in the game's format.
+    Json,
+}
+
+impl SourceKind {
+    /// The kind a file name implies: `.json` is pack JSON, everything else `.miau`.
+    pub fn of_path(path: &str) -> SourceKind {
+        if path.to_ascii_lowercase().ends_with(".json") {
+            SourceKind::Json
+        } else {
+            SourceKind::Miau
+        }
+    }
+}
+
+/// The result of compiling one source through stages 1 and 2.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The pack model, when the source parsed far enough to have one.
+    pub pack: Option<Pack>,
+    /// Every diagnostic of stages 1 and 2, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Compiled {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    /// Ids of levels that have an error of their own: stages 3 and 4 skip them.
+    pub fn levels_with_errors(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter_map(|d| d.level.clone())
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+}
+
+/// Turn raw bytes into text. Bytes that aren't UTF-8 get an M114 at the first bad
+/// byte and are replaced, so the rest of the file is still analysed.
+pub fn decode(bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (text.to_string(), Vec::new()),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let d = Diagnostic::new(
+                "M114",
+                Span::new(at, at + 1),
+                "These bytes aren't UTF-8 text; save the file as UTF-8.",
+            );
+            (text, vec![d])
+        }
+    }
+}
+
+/// Stages 1 and 2 of one source.
+pub fn compile(text: &str, kind: SourceKind) -> Compiled {
+    let (pack, mut diagnostics) = match kind {
+        SourceKind::Miau => {
+            let (file, mut diags) = crate::syntax::parse(text);
+            let (pack, lower_diags) = crate::lower::lower(&file);
+            diags.extend(lower_diags);
+            diags.extend(crate::validate::validate(&pack));
+            (Some(pack), diags)
+        }
+        SourceKind::Json => crate::json::check(text),
+    };
+    diag::sort(&mut diagnostics);
+    diagnostics.dedup();
+    Compiled { pack, diagnostics }
+}
+
+/// Codes of pack errors that stop the game loading the pack at all: stages 3
+/// and 4 skip the whole pack (catalogue 1.1, gating).
+const PACK_FATAL: &[&str] = &["M205", "M228", "M229"];
+
+/// Stages 1 to 3: [`compile`], then the semantic analysis of every level that
+/// has no error of its own (catalogue 1.1, gating).
+pub fn analyse(text: &str, kind: SourceKind) -> Compiled {
+    let mut compiled = compile(text, kind);
+    let fatal = compiled
+        .diagnostics
+        .iter()
+        .any(|d| PACK_FATAL.contains(&d.code()));
+    if let (Some(pack), false) = (&compiled.pack, fatal) {
+        let skip = compiled.levels_with_errors();
+        compiled
+            .diagnostics
+            .extend(crate::analysis::analyse(pack, &skip));
+        diag::sort(&mut compiled.diagnostics);
+        compiled.diagnostics.dedup();
+    }
+    compiled
+}
+
+/// Build `.miau` text to canonical pack JSON, or return the diagnostics that stop it.
+pub fn build_source(text: &str) -> Result<String, Vec<Diagnostic>> {
+    let compiled = compile(text, SourceKind::Miau);
+    match compiled.pack {
+        Some(pack) if !compiled.has_errors() => Ok(crate::json::to_json(&pack)),
+        _ => Err(compiled.diagnostics),
+    }
+}

@@ -156,7 +156,10 @@ pub(crate) fn unescape(raw: &str, closed: bool) -> (String, Vec<BadEscape>) {
         match chars.next() {
             Some((_, e @ ('"' | '\\'))) => out.push(e),
             Some((_, e)) => {
-                bad.push(BadEscape { offset: i + 1, c: e });
+                bad.push(BadEscape {
+                    offset: i + 1,
+                    c: e,
+                });
                 out.push('\\');
                 out.push(e);
             }
