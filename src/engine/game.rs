@@ -73,6 +73,8 @@ pub struct Game {
     pub(crate) init_phases: Vec<u8>,
     /// Whether any entity has a channel (so the key stores `open` bits).
     pub(crate) has_channels: bool,
+    /// The word tiles, in id order.
+    pub(crate) word_ids: Vec<EntId>,
 }
 
 impl Game {
@@ -221,6 +223,10 @@ impl Game {
         }
 
         let has_channels = ents.iter().any(|e| e.channel.is_some());
+        let word_ids = (0..ents.len())
+            .filter(|&i| ents[i].word)
+            .map(|i| i as EntId)
+            .collect();
         Game {
             width,
             height,
@@ -235,6 +241,7 @@ impl Game {
             init_ents,
             init_phases,
             has_channels,
+            word_ids,
         }
     }
 

@@ -7,6 +7,7 @@ use super::report::*;
 use super::state::{Ent, State};
 use super::vocab::{DEFEAT, FLOAT, FRAIL, GOAL, PUSH, SINK, STOP, Tok, WIN, YOU};
 use crate::model::Step;
+use std::rc::Rc;
 
 const NONE: u16 = u16::MAX;
 
@@ -31,6 +32,11 @@ pub struct Scratch {
     seen: Vec<bool>,
     kill: Vec<u16>,
     ps: ParseScratch,
+    /// Parse caches keyed by the packed words: slot 0 for turn starts (a
+    /// solver expands one state with every input in a row), slot 1 for parses
+    /// inside a turn.
+    cache: [(Vec<u32>, Option<Rc<Rules>>); 2],
+    sig: Vec<u32>,
 }
 
 type Fail = (BlockReason, Option<EntId>);
@@ -491,6 +497,27 @@ impl Game {
         (win, (covered, total), removed, word_removed)
     }
 
+    /// Parses the words of `sc.ents`, reusing a cached parse when the words
+    /// have not moved since it was made: rules depend on words only (§3.1).
+    fn parse_cached(&self, sc: &mut Scratch, slot: usize) -> Rc<Rules> {
+        sc.sig.clear();
+        for &w in &self.word_ids {
+            sc.sig.push(sc.ents[w as usize].pack());
+        }
+        for c in &sc.cache {
+            if let (sig, Some(r)) = c {
+                if *sig == sc.sig {
+                    return r.clone();
+                }
+            }
+        }
+        let r = Rc::new(self.parse(&sc.ents, &mut sc.ps, false));
+        let c = &mut sc.cache[slot];
+        std::mem::swap(&mut c.0, &mut sc.sig);
+        c.1 = Some(r.clone());
+        r
+    }
+
     /// The reset procedure of §8.
     pub fn reset(&self) -> (State, ResetReport) {
         let mut sc = Scratch::default();
@@ -583,7 +610,7 @@ impl Game {
             };
         }
         s.unpack_into(n, self.automata.len(), &mut sc.ents, &mut sc.phases);
-        let rules0 = self.parse(&sc.ents, &mut sc.ps, false);
+        let rules0 = self.parse_cached(sc, 0);
         let mut movers = std::mem::take(&mut sc.movers);
         self.you_things(&rules0, &sc.ents, &mut movers);
         sc.movers = movers;
@@ -633,14 +660,19 @@ impl Game {
         }
         rep.blocked = blocked;
 
-        // Step 3: parse 1 and transform.
-        let mut rules = self.parse(&sc.ents, &mut sc.ps, false);
+        // Step 3: parse 1 and transform. Unmoved words give the same parse.
+        let mut rules = if rep.word_moved {
+            self.parse_cached(sc, 1)
+        } else {
+            rules0.clone()
+        };
         union(&mut rep.formed, &rules.pairs);
         let mut tr = Vec::new();
         self.transform(sc, &rules, When::AfterMove, &mut tr);
 
         // Step 4: automata.
         let mut running = false;
+        let mut auto_word_moved = false;
         for (ai, a) in self.automata.iter().enumerate() {
             let bit = self.vocab.prop_bit(a.property);
             let mut movers = std::mem::take(&mut sc.movers);
@@ -679,16 +711,20 @@ impl Game {
                         &mut rep,
                         &mut none,
                     );
-                    rep.word_moved |= wm;
+                    auto_word_moved |= wm;
                 }
             }
             sc.phases[ai] = ((phase + 1) % a.pattern.len()) as u8;
         }
 
-        // Step 5: parse 2.
+        rep.word_moved |= auto_word_moved;
+
+        // Step 5: parse 2 (the same rules when no word moved since parse 1).
         if running {
-            rules = self.parse(&sc.ents, &mut sc.ps, false);
-            union(&mut rep.formed, &rules.pairs);
+            if auto_word_moved {
+                rules = self.parse_cached(sc, 1);
+                union(&mut rep.formed, &rules.pairs);
+            }
             self.transform(sc, &rules, When::AfterAutomata, &mut tr);
         }
         if detail {
@@ -788,7 +824,7 @@ impl Game {
 
         // Step 9: re-parse after removals (only a removed word can change it).
         if word_removed {
-            rules = self.parse(&sc.ents, &mut sc.ps, false);
+            rules = self.parse_cached(sc, 1);
             union(&mut rep.formed, &rules.pairs);
         }
 
