@@ -305,18 +305,36 @@ impl Game {
     ) -> (bool, (u32, u32), bool, bool) {
         let n = sc.ents.len();
         sc.props.clear();
+        let mut any = 0u64;
         for i in 0..n {
             let e = sc.ents[i];
-            sc.props.push(if e.alive {
+            let p = if e.alive {
                 self.ent_props(rules, i, &e)
             } else {
                 0
-            });
+            };
+            any |= p;
+            sc.props.push(p);
         }
+        // Nothing can happen without a contact property: the common case of
+        // a solver step that only walks, answered without scanning cells.
+        let pair_bits = self.pairs.iter().fold(0, |acc, p| {
+            acc | self.vocab.prop_bit(p.a) | self.vocab.prop_bit(p.b)
+        });
+        if any & (SINK | DEFEAT | WIN | GOAL | pair_bits) == 0 {
+            return (false, (0, 0), false, false);
+        }
+        let layers: &[bool] = if any & FLOAT != 0 {
+            &[false, true]
+        } else {
+            &[false]
+        };
         // Occupied cells, each once.
-        sc.seen.clear();
-        sc.seen
-            .resize(self.width as usize * self.height as usize, false);
+        let cells_n = self.width as usize * self.height as usize;
+        if sc.seen.len() != cells_n {
+            sc.seen.clear();
+            sc.seen.resize(cells_n, false);
+        }
         sc.cells.clear();
         for i in 0..n {
             let e = sc.ents[i];
@@ -355,8 +373,11 @@ impl Game {
         // Pairs.
         for (pi, p) in self.pairs.iter().enumerate() {
             let (a, b) = (self.vocab.prop_bit(p.a), self.vocab.prop_bit(p.b));
+            if any & a == 0 || any & b == 0 {
+                continue;
+            }
             for &c in &cells {
-                for lay in [false, true] {
+                for &lay in layers {
                     let mut members: Vec<u16> = Vec::new();
                     let mut o = sc.head[c as usize];
                     while o != NONE {
@@ -388,8 +409,8 @@ impl Game {
         }
 
         // SINK.
-        for &c in &cells {
-            for lay in [false, true] {
+        for &c in cells.iter().filter(|_| any & SINK != 0) {
+            for &lay in layers {
                 let (mut count, mut sink) = (0, false);
                 let mut o = sc.head[c as usize];
                 while o != NONE {
@@ -416,8 +437,8 @@ impl Game {
         destroy(sc, &mut kill, Cause::Sink, out);
 
         // DEFEAT.
-        for &c in &cells {
-            for lay in [false, true] {
+        for &c in cells.iter().filter(|_| any & DEFEAT != 0) {
+            for &lay in layers {
                 let mut defeat = false;
                 let mut o = sc.head[c as usize];
                 while o != NONE {
