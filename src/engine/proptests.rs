@@ -80,8 +80,10 @@ proptest! {
         let game = Game::new(&l);
         let (mut s, _) = game.reset();
         let _ = game.render_board(&s, &testkit::key_of);
+        // One scratch for the whole sequence, so cached parses are exercised.
+        let mut sc = Scratch::default();
         for m in moves {
-            let fast = game.step_with(&s, m, &mut Scratch::default(), false);
+            let fast = game.step_with(&s, m, &mut sc, false);
             let r = game.step(&s, m);
             // The fast path must reach the same state as the detailed one.
             match (&r, &fast) {
@@ -98,5 +100,52 @@ proptest! {
                 s = state;
             }
         }
+    }
+}
+
+/// The front end's limits: a 128 × 128 board with 4096 objects, many stacked.
+#[test]
+fn large_boards_do_not_panic() {
+    let pool = [
+        "m", "r", "$", "#", "w", "o", "MIAU", "IS", "YOU", "AND", "ROCK", "PUSH", "WIN", "SINK",
+    ];
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut cells = vec![Vec::<&str>::new(); 128 * 128];
+    for _ in 0..4096 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let c = (rng % 2048) as usize;
+        cells[c].push(pool[(rng >> 20) as usize % pool.len()]);
+    }
+    let board: Vec<String> = cells
+        .chunks(128)
+        .map(|r| {
+            r.iter()
+                .map(|c| {
+                    if c.is_empty() {
+                        ".".to_string()
+                    } else {
+                        c.join("+")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let mut l = testkit::level(&board.join("\n"));
+    automaton(&mut l, "tick", "TICK", None, 0, "LRUD");
+    pair(&mut l, "OPEN", "SHUT", true);
+    let game = Game::new(&l);
+    assert_eq!(game.len(), 4096);
+    let mut play = Play::new(&game);
+    for m in [
+        Input::Right,
+        Input::Down,
+        Input::Wait,
+        Input::Left,
+        Input::Up,
+    ] {
+        let _ = play.input(m);
     }
 }

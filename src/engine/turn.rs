@@ -37,6 +37,8 @@ pub struct Scratch {
     /// inside a turn.
     cache: [(Vec<u32>, Option<Rc<Rules>>); 2],
     sig: Vec<u32>,
+    /// The game the cache belongs to.
+    stamp: u64,
 }
 
 type Fail = (BlockReason, Option<EntId>);
@@ -521,6 +523,10 @@ impl Game {
     /// Parses the words of `sc.ents`, reusing a cached parse when the words
     /// have not moved since it was made: rules depend on words only (§3.1).
     fn parse_cached(&self, sc: &mut Scratch, slot: usize) -> Rc<Rules> {
+        if sc.stamp != self.stamp {
+            sc.stamp = self.stamp;
+            sc.cache = Default::default();
+        }
         sc.sig.clear();
         for &w in &self.word_ids {
             sc.sig.push(sc.ents[w as usize].pack());
