@@ -7,7 +7,7 @@ use super::report::*;
 use super::state::{Ent, State};
 use super::vocab::{DEFEAT, FLOAT, FRAIL, GOAL, PUSH, SINK, STOP, Tok, WIN, YOU};
 use crate::model::Step;
-use std::rc::Rc;
+use std::sync::Arc;
 
 const NONE: u16 = u16::MAX;
 
@@ -35,7 +35,7 @@ pub struct Scratch {
     /// Parse caches keyed by the packed words: slot 0 for turn starts (a
     /// solver expands one state with every input in a row), slot 1 for parses
     /// inside a turn.
-    cache: [(Vec<u32>, Option<Rc<Rules>>); 2],
+    cache: [(Vec<u32>, Option<Arc<Rules>>); 2],
     sig: Vec<u32>,
     /// The game the cache belongs to.
     stamp: u64,
@@ -522,7 +522,7 @@ impl Game {
 
     /// Parses the words of `sc.ents`, reusing a cached parse when the words
     /// have not moved since it was made: rules depend on words only (§3.1).
-    fn parse_cached(&self, sc: &mut Scratch, slot: usize) -> Rc<Rules> {
+    fn parse_cached(&self, sc: &mut Scratch, slot: usize) -> Arc<Rules> {
         if sc.stamp != self.stamp {
             sc.stamp = self.stamp;
             sc.cache = Default::default();
@@ -538,7 +538,7 @@ impl Game {
                 }
             }
         }
-        let r = Rc::new(self.parse(&sc.ents, &mut sc.ps, false));
+        let r = Arc::new(self.parse(&sc.ents, &mut sc.ps, false));
         let c = &mut sc.cache[slot];
         std::mem::swap(&mut c.0, &mut sc.sig);
         c.1 = Some(r.clone());
