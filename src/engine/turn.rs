@@ -39,6 +39,20 @@ pub struct Scratch {
     sig: Vec<u32>,
     /// The game the cache belongs to.
     stamp: u64,
+    /// Reference mode: no parse cache, no skipped parse, no skipped contact
+    /// scan. Differential tests compare it with the optimised path.
+    pub(crate) reference: bool,
+}
+
+impl Scratch {
+    /// A scratch in reference mode, for differential tests.
+    #[cfg(test)]
+    pub(crate) fn reference() -> Scratch {
+        Scratch {
+            reference: true,
+            ..Scratch::default()
+        }
+    }
 }
 
 type Fail = (BlockReason, Option<EntId>);
@@ -323,10 +337,10 @@ impl Game {
         let pair_bits = self.pairs.iter().fold(0, |acc, p| {
             acc | self.vocab.prop_bit(p.a) | self.vocab.prop_bit(p.b)
         });
-        if any & (SINK | DEFEAT | WIN | GOAL | pair_bits) == 0 {
+        if !sc.reference && any & (SINK | DEFEAT | WIN | GOAL | pair_bits) == 0 {
             return (false, (0, 0), false, false);
         }
-        let layers: &[bool] = if any & FLOAT != 0 {
+        let layers: &[bool] = if sc.reference || any & FLOAT != 0 {
             &[false, true]
         } else {
             &[false]
@@ -527,6 +541,9 @@ impl Game {
             sc.stamp = self.stamp;
             sc.cache = Default::default();
         }
+        if sc.reference {
+            return Arc::new(self.parse(&sc.ents, &mut sc.ps, false));
+        }
         sc.sig.clear();
         for &w in &self.word_ids {
             sc.sig.push(sc.ents[w as usize].pack());
@@ -688,7 +705,7 @@ impl Game {
         rep.blocked = blocked;
 
         // Step 3: parse 1 and transform. Unmoved words give the same parse.
-        let mut rules = if rep.word_moved {
+        let mut rules = if rep.word_moved || sc.reference {
             self.parse_cached(sc, 1)
         } else {
             rules0.clone()
@@ -748,7 +765,7 @@ impl Game {
 
         // Step 5: parse 2 (the same rules when no word moved since parse 1).
         if running {
-            if auto_word_moved {
+            if auto_word_moved || sc.reference {
                 rules = self.parse_cached(sc, 1);
                 union(&mut rep.formed, &rules.pairs);
             }
@@ -850,7 +867,7 @@ impl Game {
         }
 
         // Step 9: re-parse after removals (only a removed word can change it).
-        if word_removed {
+        if word_removed || (sc.reference && (removed || cremoved)) {
             rules = self.parse_cached(sc, 1);
             union(&mut rep.formed, &rules.pairs);
         }
