@@ -1,7 +1,7 @@
 //! Movement (§5), the turn (§6), contacts (§7), reset (§8) and the
 //! mechanics of §9, all working on an unpacked copy of a [`State`].
 
-use super::game::{EntId, Game};
+use super::game::{EntId, F_CHANNEL, F_FIXED, F_WORD, Game};
 use super::parse::{ParseScratch, Rules};
 use super::report::*;
 use super::state::{Ent, State};
@@ -89,16 +89,16 @@ impl Game {
     }
 
     pub(crate) fn is_gate(&self, i: usize, e: &Ent) -> bool {
-        !self.ents[i].word && self.ents[i].channel.is_some() && e.noun == self.gate
+        self.flags[i] & (F_WORD | F_CHANNEL) == F_CHANNEL && e.noun == self.gate
     }
 
     fn is_plate(&self, i: usize, e: &Ent) -> bool {
-        !self.ents[i].word && self.ents[i].channel.is_some() && e.noun == self.plate
+        self.flags[i] & (F_WORD | F_CHANNEL) == F_CHANNEL && e.noun == self.plate
     }
 
     /// The property set of §4.1.
     pub(crate) fn ent_props(&self, rules: &Rules, i: usize, e: &Ent) -> u64 {
-        if self.ents[i].word {
+        if self.flags[i] & F_WORD != 0 {
             PUSH
         } else if self.is_gate(i, e) {
             0
@@ -135,7 +135,7 @@ impl Game {
 
     /// `plan` of §5.1; the tentative set is `sc.t` / `sc.in_t`.
     fn plan(&self, sc: &mut Scratch, rules: &Rules, e: usize, d: (i8, i8)) -> Result<(), Fail> {
-        if self.ents[e].fixed {
+        if self.flags[e] & F_FIXED != 0 {
             return Err((BlockReason::Fixed, Some(e as EntId)));
         }
         let ent = sc.ents[e];
@@ -236,7 +236,7 @@ impl Game {
             e.x = (i32::from(e.x) + i32::from(d.0)) as u8;
             e.y = (i32::from(e.y) + i32::from(d.1)) as u8;
             sc.moved[xi] = true;
-            word_moved |= self.ents[xi].word;
+            word_moved |= self.flags[xi] & F_WORD != 0;
             if detail {
                 rep.moved.push(Moved {
                     id: x,
@@ -274,7 +274,7 @@ impl Game {
             return;
         }
         for (i, e) in sc.ents.iter_mut().enumerate() {
-            if !e.alive || self.ents[i].word {
+            if !e.alive || self.flags[i] & F_WORD != 0 {
                 continue;
             }
             if let Some(&(_, to)) = map.iter().find(|m| m.0 == e.noun) {
@@ -381,7 +381,7 @@ impl Game {
                         what: e.noun,
                     });
                     removed = true;
-                    word_removed |= self.ents[k as usize].word;
+                    word_removed |= self.flags[k as usize] & F_WORD != 0;
                 }
                 kill.clear();
             };
@@ -433,7 +433,7 @@ impl Game {
                     let oi = o as usize;
                     if sc.ents[oi].alive && layer(&sc.props, oi) == lay {
                         count += 1;
-                        sink |= !self.ents[oi].word && sc.props[oi] & SINK != 0;
+                        sink |= self.flags[oi] & F_WORD == 0 && sc.props[oi] & SINK != 0;
                     }
                     o = sc.next[oi];
                 }
@@ -441,7 +441,9 @@ impl Game {
                     let mut o = sc.head[c as usize];
                     while o != NONE {
                         let oi = o as usize;
-                        if sc.ents[oi].alive && layer(&sc.props, oi) == lay && !self.ents[oi].fixed
+                        if sc.ents[oi].alive
+                            && layer(&sc.props, oi) == lay
+                            && self.flags[oi] & F_FIXED == 0
                         {
                             kill.push(o);
                         }
@@ -723,7 +725,7 @@ impl Game {
             movers.clear();
             for (i, e) in sc.ents.iter().enumerate() {
                 if e.alive
-                    && !self.ents[i].word
+                    && self.flags[i] & F_WORD == 0
                     && self.ent_props(&rules, i, e) & bit != 0
                     && a.subject.is_none_or(|s| s == e.noun)
                 {
