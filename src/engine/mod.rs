@@ -5,12 +5,18 @@
 //! cheap to clone, so the editor, the replay and the solver share one turn
 //! function. [`Play`] adds the undo history of §10.2.
 
+mod contacts;
 mod game;
+mod mechanics;
+mod movement;
 mod parse;
 mod play;
+mod props;
 mod render;
 mod replay;
 mod report;
+mod reset;
+mod scratch;
 mod state;
 #[doc(hidden)]
 pub mod testkit;
@@ -28,8 +34,8 @@ pub use play::Play;
 pub use render::KeyOf;
 pub use replay::{ReplayOutput, ReplayResult, replay};
 pub use report::*;
+pub use scratch::Scratch;
 pub use state::State;
-pub use turn::Scratch;
 pub use vocab::{Class, Tok, Vocab};
 
 /// Median steps per second over several runs of each input string on its

@@ -288,7 +288,7 @@ pub fn solve(level: &Level, budget: usize) -> Option<String> {
 
 /// [`solve`], also returning how many states were stored.
 pub fn solve_counted(level: &Level, budget: usize) -> (Option<String>, usize) {
-    use super::turn::Scratch;
+    use super::scratch::Scratch;
     use std::collections::HashSet;
     let game = Game::new(level);
     let (start, _) = game.reset();
