@@ -6,11 +6,14 @@ use super::scratch::Scratch;
 use super::state::State;
 use super::vocab::{FRAIL, Tok};
 
+/// Adds a parse's rules to the turn's formed set, kept sorted so the solver
+/// can binary-search it (§10.5).
 fn union(into: &mut Vec<(Tok, Tok)>, from: &[(Tok, Tok)]) {
     into.extend_from_slice(from);
     into.sort_unstable();
     into.dedup();
 }
+
 impl Game {
     /// One input on a state (§6): the engine's single turn function.
     pub fn step(&self, s: &State, input: Input) -> TurnResult {
