@@ -54,6 +54,7 @@ pub fn bench_steps(
             continue;
         }
         let mut sc = Scratch::default();
+        let mut rep = TurnReport::default();
         let (start, _) = game.reset();
         let mut rates = Vec::new();
         for _ in 0..runs.max(1) {
@@ -61,8 +62,8 @@ pub fn bench_steps(
             let mut s = start.clone();
             let mut k = 0;
             for _ in 0..steps {
-                match game.step_with(&s, inputs[k], &mut sc, false) {
-                    TurnResult::Accepted { state, report } if !report.won => s = state,
+                match game.step_into(&s, inputs[k], &mut sc, false, &mut rep) {
+                    Ok(state) if !rep.won => s = state,
                     _ => {
                         s = start.clone();
                         k = 0;

@@ -26,12 +26,34 @@ impl Game {
     /// flags, `goals`, `blocked` and `formed` are always filled. This is the
     /// solver's entry point.
     pub fn step_with(&self, s: &State, input: Input, sc: &mut Scratch, detail: bool) -> TurnResult {
+        let mut rep = TurnReport::default();
+        match self.step_into(s, input, sc, detail, &mut rep) {
+            Ok(state) => TurnResult::Accepted {
+                state,
+                report: Box::new(rep),
+            },
+            Err(reason) => TurnResult::Rejected {
+                reason,
+                blocked: rep.blocked,
+            },
+        }
+    }
+
+    /// The turn function with a caller-owned report, for solvers that step
+    /// millions of times: `rep` is cleared and refilled (its buffers are
+    /// reused). On rejection `rep.blocked` holds the `blocked` list.
+    pub fn step_into(
+        &self,
+        s: &State,
+        input: Input,
+        sc: &mut Scratch,
+        detail: bool,
+        rep: &mut TurnReport,
+    ) -> Result<State, Rejection> {
+        rep.clear();
         let n = self.ents.len();
         if s.won() {
-            return TurnResult::Rejected {
-                reason: Rejection::Won,
-                blocked: Vec::new(),
-            };
+            return Err(Rejection::Won);
         }
         s.unpack_into(n, self.automata.len(), &mut sc.ents, &mut sc.phases);
         let rules0 = self.parse_cached(sc, 0);
@@ -39,10 +61,7 @@ impl Game {
         self.you_things(&rules0, &sc.ents, &mut movers);
         sc.movers = movers;
         if sc.movers.is_empty() {
-            return TurnResult::Rejected {
-                reason: Rejection::NoYou,
-                blocked: Vec::new(),
-            };
+            return Err(Rejection::NoYou);
         }
         // Step 1: start of turn.
         sc.start.clear();
@@ -59,25 +78,15 @@ impl Game {
         }
         self.grid(sc);
         let pressed_start = self.pressed(sc);
-        let mut rep = TurnReport::default();
-        let mut blocked = Vec::new();
+        let mut blocked = std::mem::take(&mut rep.blocked);
 
         // Step 2: YOU phase.
         if input != Input::Wait {
-            let (any, wm) = self.move_phase(
-                sc,
-                &rules0,
-                input,
-                By::Player,
-                detail,
-                &mut rep,
-                &mut blocked,
-            );
+            let (any, wm) =
+                self.move_phase(sc, &rules0, input, By::Player, detail, rep, &mut blocked);
             if !any {
-                return TurnResult::Rejected {
-                    reason: Rejection::Blocked,
-                    blocked,
-                };
+                rep.blocked = blocked;
+                return Err(Rejection::Blocked);
             }
             rep.word_moved = wm;
             rep.word_moved_by_you = wm;
@@ -91,11 +100,10 @@ impl Game {
             rules0.clone()
         };
         union(&mut rep.formed, &rules.pairs);
-        let mut tr = Vec::new();
-        self.transform(sc, &rules, When::AfterMove, &mut tr);
+        self.transform(sc, &rules, When::AfterMove, &mut rep.transformed);
 
         // Step 4: automata.
-        let (running, auto_word_moved) = self.automata_beat(sc, &rules, detail, &mut rep);
+        let (running, auto_word_moved) = self.automata_beat(sc, &rules, detail, rep);
         rep.word_moved |= auto_word_moved;
 
         // Step 5: parse 2 (the same rules when no word moved since parse 1).
@@ -104,19 +112,19 @@ impl Game {
                 rules = self.parse_cached(sc, 1);
                 union(&mut rep.formed, &rules.pairs);
             }
-            self.transform(sc, &rules, When::AfterAutomata, &mut tr);
+            self.transform(sc, &rules, When::AfterAutomata, &mut rep.transformed);
         }
-        if detail {
-            rep.transformed = tr;
+        if !detail {
+            rep.transformed.clear();
         }
 
         // Step 6: crumble.
-        let removed = self.crumble(sc, &rules, detail, &mut rep);
+        let removed = self.crumble(sc, &rules, detail, rep);
+
         // Step 7: contacts.
-        let mut destroyed = Vec::new();
-        let (win, goals, cremoved, word_removed) = self.contacts(sc, &rules, &mut destroyed);
-        if detail {
-            rep.destroyed = destroyed;
+        let (win, goals, cremoved, word_removed) = self.contacts(sc, &rules, &mut rep.destroyed);
+        if !detail {
+            rep.destroyed.clear();
         }
         rep.goals = goals;
         if cremoved {
@@ -124,7 +132,7 @@ impl Game {
         }
 
         // Step 8: gates.
-        self.gate_step(sc, &pressed_start, detail, &mut rep);
+        self.gate_step(sc, &pressed_start, detail, rep);
 
         // Step 9: re-parse after removals (only a removed word can change it).
         if word_removed || (sc.reference && (removed || cremoved)) {
@@ -138,9 +146,6 @@ impl Game {
         rep.lost_control = movers.is_empty();
         sc.movers = movers;
         rep.won = win;
-        TurnResult::Accepted {
-            state: State::pack(&sc.ents, &sc.phases, win),
-            report: Box::new(rep),
-        }
+        Ok(State::pack(&sc.ents, &sc.phases, win))
     }
 }
