@@ -31,7 +31,10 @@ fn big_pack() -> String {
     let source = std::fs::read_to_string("packs/crate-works.miau").expect("bundled pack");
     let start = source.find("\nlevel ").expect("a level");
     let (head, levels) = source.split_at(start);
-    let chunks: Vec<&str> = levels.split("\nlevel ").filter(|c| !c.trim().is_empty()).collect();
+    let chunks: Vec<&str> = levels
+        .split("\nlevel ")
+        .filter(|c| !c.trim().is_empty())
+        .collect();
     let mut out = head.to_string();
     for i in 0..64 {
         let chunk = chunks[i % chunks.len()];
