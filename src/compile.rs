@@ -133,7 +133,7 @@ pub fn build_source(text: &str) -> Result<String, Vec<Diagnostic>> {
 pub fn legend_keys(file: &crate::syntax::ast::File, level_id: &str) -> BTreeMap<String, String> {
     use crate::syntax::ast::Item;
     let mut keys: BTreeMap<String, String> = BTreeMap::new();
-    let mut add = |legend: &crate::syntax::ast::Legend, keys: &mut BTreeMap<String, String>| {
+    let add = |legend: &crate::syntax::ast::Legend, keys: &mut BTreeMap<String, String>| {
         for e in &legend.entries {
             if let [thing] = e.things.as_slice() {
                 keys.insert(thing.noun.text.clone(), e.key.text.clone());
