@@ -227,6 +227,8 @@ struct P<'s> {
     pos: usize,
     /// Line (0-based) of the first `pack` header, for M107.
     first_pack_line: Option<usize>,
+    /// Index of the open level's frame, so messages name it in O(1) however deep the stack.
+    level_idx: Option<usize>,
 }
 
 /// Parses a whole file. Never panics; every mistake becomes a diagnostic and
@@ -241,6 +243,7 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
         line_end: 0,
         pos: 0,
         first_pack_line: None,
+        level_idx: None,
     };
     p.run();
     (p.file, p.diags)
@@ -277,10 +280,10 @@ impl<'s> P<'s> {
     }
 
     fn level_id(&self) -> Option<String> {
-        self.stack.iter().rev().find_map(|f| match f {
-            Frame::Level(l) => Some(l.id.text.clone()),
+        match self.level_idx.and_then(|i| self.stack.get(i)) {
+            Some(Frame::Level(l)) => Some(l.id.text.clone()),
             _ => None,
-        })
+        }
     }
 
     fn push_diag(&mut self, mut d: Diagnostic) {
@@ -1259,6 +1262,7 @@ impl<'s> P<'s> {
                 let id = self
                     .run_grammar(name("a level id"), args, stmt_end)
                     .unwrap_or_default();
+                self.level_idx = Some(self.stack.len());
                 self.stack.push(Frame::Level(Level {
                     id,
                     block: BlockSpan {
@@ -1409,6 +1413,9 @@ impl<'s> P<'s> {
         let Some(mut f) = self.stack.pop() else {
             return;
         };
+        if self.level_idx == Some(self.stack.len()) {
+            self.level_idx = None;
+        }
         f.set_close(close);
         match f {
             Frame::File | Frame::Unknown => {}
