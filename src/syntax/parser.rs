@@ -1087,7 +1087,7 @@ impl<'s> P<'s> {
 
     fn cell_parts(&mut self, text: &str, span: Span, x: u32, y: u32, level: &str) -> Vec<Part> {
         if let Some(c) = text.chars().find(|c| !c.is_ascii() || c.is_ascii_control()) {
-            let msg = if c.is_ascii_control() {
+            let msg = if c.is_ascii_control() || c == char::REPLACEMENT_CHARACTER {
                 format!("Level {level}, board row {y}: unexpected {}.", describe_char(c))
             } else {
                 format!(
@@ -1751,7 +1751,9 @@ fn split_plus(t: &T) -> Vec<T> {
 }
 
 fn describe_char(c: char) -> String {
-    if c.is_control() {
+    if c == char::REPLACEMENT_CHARACTER {
+        "bytes that aren't UTF-8".to_string()
+    } else if c.is_control() {
         format!("control character U+{:04X}", c as u32)
     } else {
         quote_text(&c.to_string())
