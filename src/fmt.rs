@@ -106,8 +106,8 @@ impl<'a> Printer<'a> {
                 .filter(|&&(_, e)| e <= c.span.start && idx.line_of(e as usize) == line)
                 .max_by_key(|&&(_, e)| e);
             if let Some(&(s, _)) = trailing {
-                if !attached.trailing.contains_key(&s) {
-                    attached.trailing.insert(s, c.span);
+                if let std::collections::hash_map::Entry::Vacant(v) = attached.trailing.entry(s) {
+                    v.insert(c.span);
                     continue;
                 }
             }
@@ -228,7 +228,12 @@ impl<'a> Printer<'a> {
 
     fn palette(&mut self, p: &Palette) {
         self.line(0, p.block.header.start, "palette {");
-        let w = p.entries.iter().map(|e| width(&e.noun.text)).max().unwrap_or(0);
+        let w = p
+            .entries
+            .iter()
+            .map(|e| width(&e.noun.text))
+            .max()
+            .unwrap_or(0);
         for e in &p.entries {
             let mut s = format!("{} {}", pad(&e.noun.text, w), quote(&e.glyph.value));
             if let Some(f) = &e.faces {
@@ -247,7 +252,12 @@ impl<'a> Printer<'a> {
 
     fn glossary(&mut self, g: &Glossary) {
         self.line(0, g.block.header.start, "glossary {");
-        let w = g.entries.iter().map(|e| width(&e.word.text)).max().unwrap_or(0);
+        let w = g
+            .entries
+            .iter()
+            .map(|e| width(&e.word.text))
+            .max()
+            .unwrap_or(0);
         for e in &g.entries {
             let s = format!(
                 "{} accent {} describe {}",
@@ -262,7 +272,12 @@ impl<'a> Printer<'a> {
 
     fn legend(&mut self, l: &Legend, depth: usize) {
         self.line(depth, l.block.header.start, "legend {");
-        let w = l.entries.iter().map(|e| width(&e.key.text)).max().unwrap_or(0);
+        let w = l
+            .entries
+            .iter()
+            .map(|e| width(&e.key.text))
+            .max()
+            .unwrap_or(0);
         for e in &l.entries {
             let spaced = e.things.iter().any(|t| t.channel.is_some());
             let things: Vec<String> = e
@@ -274,7 +289,11 @@ impl<'a> Printer<'a> {
                 })
                 .collect();
             let value = things.join(if spaced { " + " } else { "+" });
-            self.line(depth + 1, e.span.start, &format!("{} {value}", pad(&e.key.text, w)));
+            self.line(
+                depth + 1,
+                e.span.start,
+                &format!("{} {value}", pad(&e.key.text, w)),
+            );
         }
         self.line(depth, l.block.close.start, "}");
     }
@@ -325,7 +344,10 @@ impl<'a> Printer<'a> {
                     ("automaton", r)
                 }
                 L::Pair(p) => {
-                    let effect = p.effect.as_ref().map_or("destroy-both", |e| e.text.as_str());
+                    let effect = p
+                        .effect
+                        .as_ref()
+                        .map_or("destroy-both", |e| e.text.as_str());
                     let mut r = format!("{} effect {effect}", idents(&p.words));
                     if p.enter {
                         r.push_str(" enter");
@@ -390,7 +412,10 @@ fn pad(s: &str, w: usize) -> String {
 }
 
 fn idents(ws: &[Ident]) -> String {
-    ws.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ")
+    ws.iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn listed(v: &[Listed]) -> String {
@@ -423,7 +448,11 @@ mod tests {
         // Every comment survives.
         assert_eq!(once.matches("//").count(), text.matches("//").count());
         assert!(once.contains("    MIAU IS YOU . WALL IS STOP . CRATE IS PUSH\n    #    #  #   # #    #  #    # #     #  #\n"), "{once}");
-        assert!(once.contains("  solution   \"RRRRRRRURRDDRDR\"  // recorded route: check replays it\n"));
+        assert!(
+            once.contains(
+                "  solution   \"RRRRRRRURRDDRDR\"  // recorded route: check replays it\n"
+            )
+        );
     }
 
     #[test]

@@ -85,7 +85,12 @@ impl Entry {
             things: e
                 .things
                 .iter()
-                .map(|t| (t.noun.text.clone(), t.channel.as_ref().map(|c| c.text.clone())))
+                .map(|t| {
+                    (
+                        t.noun.text.clone(),
+                        t.channel.as_ref().map(|c| c.text.clone()),
+                    )
+                })
                 .collect(),
             key_span: e.key.span,
             span: e.span,
@@ -133,7 +138,10 @@ pub fn lower(file: &ast::File) -> (model::Pack, Vec<Diagnostic>) {
     let mut pack = model::Pack::default();
     if let Some(h) = &file.pack {
         pack.id = h.id.text.clone();
-        pack.span = Span::new(h.block.header.start as usize, h.id.span.end.max(h.block.header.start) as usize);
+        pack.span = Span::new(
+            h.block.header.start as usize,
+            h.id.span.end.max(h.block.header.start) as usize,
+        );
         let mut seen = HashSet::new();
         for s in &h.stmts {
             let first = seen.insert(std::mem::discriminant(&s.kind))
@@ -235,7 +243,11 @@ pub fn lower(file: &ast::File) -> (model::Pack, Vec<Diagnostic>) {
 fn allowance(a: &ast::Allow, span: Span) -> model::Allowance {
     model::Allowance {
         code: named(&a.code),
-        reason: a.reason.as_ref().map(|r| r.value.clone()).unwrap_or_default(),
+        reason: a
+            .reason
+            .as_ref()
+            .map(|r| r.value.clone())
+            .unwrap_or_default(),
         span,
     }
 }
@@ -310,7 +322,10 @@ fn m110(
     if let Some(l) = level {
         d = d.with_level(l);
     }
-    if let Some(free) = ('a'..='z').map(String::from).find(|c| !all_keys.contains(c)) {
+    if let Some(free) = ('a'..='z')
+        .map(String::from)
+        .find(|c| !all_keys.contains(c))
+    {
         let mut edits = vec![TextEdit {
             span: e.key.span,
             new_text: free.clone(),
@@ -525,7 +540,9 @@ fn lower_level(
                                     .iter()
                                     .chain(pack_legend.iter())
                                     .map(|(k, e)| (k.clone(), e.meaning()))
-                                    .chain(defaults.iter().map(|(k, e)| (k.to_string(), e.meaning())))
+                                    .chain(
+                                        defaults.iter().map(|(k, e)| (k.to_string(), e.meaning())),
+                                    )
                                     .collect();
                                 diags.push(m109(&id, l, cell, k, x, y, &visible));
                             }
@@ -625,9 +642,15 @@ fn m109(
             msg.push_str(" Add it to the legend.");
         }
     }
-    let mut d = Diagnostic::new("M109", here, msg).with_level(id).with_cell(x, y);
+    let mut d = Diagnostic::new("M109", here, msg)
+        .with_level(id)
+        .with_cell(x, y);
     if let Some(s) = suggestion {
-        d = d.with_fix(format!("Replace {key} with {s} in this cell"), here, s.clone());
+        d = d.with_fix(
+            format!("Replace {key} with {s} in this cell"),
+            here,
+            s.clone(),
+        );
         let mut edits = Vec::new();
         if let Some(b) = &l.board {
             for c in b.rows.iter().flat_map(|r| &r.cells) {
@@ -646,10 +669,7 @@ fn m109(
     }
     // Add a legend entry: into the level's legend, or a new one before the board.
     let (at, text) = match (&l.legend, &l.board) {
-        (Some(lg), _) => (
-            lg.block.header.end as usize,
-            format!("\n    {key} NOUN"),
-        ),
+        (Some(lg), _) => (lg.block.header.end as usize, format!("\n    {key} NOUN")),
         (None, Some(b)) => (
             b.block.header.start as usize,
             format!("legend {{\n    {key} NOUN\n  }}\n\n  "),
@@ -657,7 +677,11 @@ fn m109(
         _ => (cell.span.start as usize, String::new()),
     };
     if !text.is_empty() {
-        d = d.with_fix(format!("Add {key} to the level legend"), Span::point(at), text);
+        d = d.with_fix(
+            format!("Add {key} to the level legend"),
+            Span::point(at),
+            text,
+        );
     }
     d
 }
@@ -687,7 +711,10 @@ mod tests {
         assert!(pack.palette[2].terrain);
         let l = &pack.levels[0];
         assert_eq!((l.width, l.height), (11, 4));
-        assert_eq!(l.check.allow_bypass.as_ref().unwrap().reason, "Pure Sokoban: no word needs to move.");
+        assert_eq!(
+            l.check.allow_bypass.as_ref().unwrap().reason,
+            "Pure Sokoban: no word needs to move."
+        );
         assert_eq!(l.check.steps, Some(15));
         assert_eq!(l.introduces.ideas, vec!["pushing".to_string()]);
         assert_eq!(l.automata[0].pattern.len(), 10);
@@ -702,7 +729,10 @@ mod tests {
         // `*` is CRATE+DOCK from the pack legend: two things in one cell, in order.
         let star: Vec<_> = l.objects.iter().filter(|o| (o.x, o.y) == (7, 2)).collect();
         assert_eq!(star.len(), 2);
-        assert_eq!((star[0].id.as_str(), star[1].id.as_str()), ("crate-2", "dock-1"));
+        assert_eq!(
+            (star[0].id.as_str(), star[1].id.as_str()),
+            ("crate-2", "dock-1")
+        );
         // `@` from the default legend.
         let cat = l.objects.iter().find(|o| o.id == "miau-1").unwrap();
         assert_eq!((cat.x, cat.y), (1, 2));
@@ -710,7 +740,12 @@ mod tests {
         assert!(win.fixed);
         assert_eq!(&text[win.span.range()], "WIN!");
         // f+WIN: a FLAG thing and a WIN word in one cell.
-        let f: Vec<_> = l.objects.iter().filter(|o| (o.x, o.y) == (8, 3)).map(|o| o.id.as_str()).collect();
+        let f: Vec<_> = l
+            .objects
+            .iter()
+            .filter(|o| (o.x, o.y) == (8, 3))
+            .map(|o| o.id.as_str())
+            .collect();
         assert_eq!(f, ["flag-1", "win.2"]);
     }
 
@@ -743,12 +778,17 @@ mod tests {
     #[test]
     fn mixed_case_cell_suggests_the_word() {
         let (_, diags) = build("level l1 {\n  board {\n    Miau IS YOU\n  }\n}\n");
-        assert!(diags[0].message.ends_with("Did you mean the word MIAU?"), "{}", diags[0].message);
+        assert!(
+            diags[0].message.ends_with("Did you mean the word MIAU?"),
+            "{}",
+            diags[0].message
+        );
     }
 
     #[test]
     fn uppercase_legend_key_is_m110_with_rename() {
-        let (_, diags) = build("level l1 {\n  legend {\n    X ROCK\n  }\n  board {\n    X .\n  }\n}\n");
+        let (_, diags) =
+            build("level l1 {\n  legend {\n    X ROCK\n  }\n  board {\n    X .\n  }\n}\n");
         assert_eq!(diags.len(), 1, "{diags:#?}");
         assert_eq!(diags[0].code(), "M110");
         assert_eq!(diags[0].fixes[0].edits.len(), 2);
@@ -757,7 +797,8 @@ mod tests {
 
     #[test]
     fn second_frail_is_m210() {
-        let (pack, diags) = build("level l1 {\n  frail\n  frail A -> B\n  board {\n    .\n  }\n}\n");
+        let (pack, diags) =
+            build("level l1 {\n  frail\n  frail A -> B\n  board {\n    .\n  }\n}\n");
         assert_eq!(diags.iter().map(|d| d.code()).collect::<Vec<_>>(), ["M210"]);
         assert!(pack.levels[0].frail.as_ref().unwrap().leaves.is_empty());
     }

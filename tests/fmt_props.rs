@@ -101,7 +101,12 @@ fn pack_header() -> impl Strategy<Value = Vec<Line>> {
     ];
     Just(stmts)
         .prop_shuffle()
-        .prop_flat_map(|s| (Just(s), proptest::collection::vec((0usize..5, any::<Option<u8>>()), 6)))
+        .prop_flat_map(|s| {
+            (
+                Just(s),
+                proptest::collection::vec((0usize..5, any::<Option<u8>>()), 6),
+            )
+        })
         .prop_map(|(s, deco)| {
             let mut out = vec![("pack gen {".to_string(), 0, None)];
             for (st, (ind, c)) in s.into_iter().zip(deco) {
@@ -113,7 +118,8 @@ fn pack_header() -> impl Strategy<Value = Vec<Line>> {
 }
 
 const CELLS: &[&str] = &[
-    ".", ".", ".", "MIAU", "IS", "YOU", "WIN!", "x", "y", "#", "@", "f+WIN", "_", "|", "ROCK", "STOP",
+    ".", ".", ".", "MIAU", "IS", "YOU", "WIN!", "x", "y", "#", "@", "f+WIN", "_", "|", "ROCK",
+    "STOP",
 ];
 
 fn level(n: usize) -> impl Strategy<Value = Vec<Line>> {

@@ -49,7 +49,10 @@ fn render(file: &str, text: &str, diags: &[Diagnostic]) -> String {
 }
 
 fn check(name: &str, code: &str) -> String {
-    let path = format!("{}/tests/fixtures/syntax/{name}.miau", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/syntax/{name}.miau",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).expect("fixture");
     let (file, mut diags) = parse(&text);
     let (_, more) = lower(&file);

@@ -93,7 +93,11 @@ fn ten_megabytes_are_read_in_linear_time() {
     let (pack, more) = lower(&file);
     assert!(more.is_empty());
     assert_eq!(pack.levels.len(), i);
-    assert!(t.elapsed() < Duration::from_secs(60), "took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_secs(60),
+        "took {:?}",
+        t.elapsed()
+    );
 
     // Ten megabytes of one unterminated line and of junk.
     let line = format!("level x {{\n  title \"{}\n}}\n", "a".repeat(10_000_000));
@@ -102,7 +106,11 @@ fn ten_megabytes_are_read_in_linear_time() {
     let junk = "%$ {{ ' \" \\q }\n".repeat(700_000);
     let t = Instant::now();
     let _ = parse(&junk);
-    assert!(t.elapsed() < Duration::from_secs(60), "took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_secs(60),
+        "took {:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
@@ -119,6 +127,10 @@ fn scaling_probe() {
         let (file, _) = parse(&text);
         let p = t.elapsed();
         let _ = lower(&file);
-        eprintln!("{n} levels, {} bytes: parse {p:?}, total {:?}", text.len(), t.elapsed());
+        eprintln!(
+            "{n} levels, {} bytes: parse {p:?}, total {:?}",
+            text.len(),
+            t.elapsed()
+        );
     }
 }

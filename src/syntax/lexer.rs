@@ -44,11 +44,8 @@ fn string(lex: &mut Lexer<Raw>) -> bool {
                 lex.bump(i + 1);
                 return true;
             }
-            '\\' => {
-                if chars.next().is_none() {
-                    break;
-                }
-            }
+            // The guard consumes the escaped character, so `\"` never closes the string.
+            '\\' if chars.next().is_none() => break,
             _ => {}
         }
     }
@@ -157,7 +154,10 @@ pub(crate) fn unescape(raw: &str, closed: bool) -> (String, Vec<BadEscape>) {
         match chars.next() {
             Some((_, e @ ('"' | '\\'))) => out.push(e),
             Some((_, e)) => {
-                bad.push(BadEscape { offset: i + 1, c: e });
+                bad.push(BadEscape {
+                    offset: i + 1,
+                    c: e,
+                });
                 out.push('\\');
                 out.push(e);
             }

@@ -501,10 +501,7 @@ impl<'s> P<'s> {
 
     fn m106(&self, e: &Rich<'_, T>, args: &[T], stmt_end: usize) -> Diagnostic {
         let (found, span) = match args.get(e.span().start) {
-            Some(t) => (
-                format!("`{}`", &self.text[t.span.range()]),
-                t.span,
-            ),
+            Some(t) => (format!("`{}`", &self.text[t.span.range()]), t.span),
             None => ("the end of the line".to_string(), Span::point(stmt_end)),
         };
         let mut expected: Vec<String> = Vec::new();
@@ -607,12 +604,18 @@ impl<'s> P<'s> {
         let span = Span::new(first.span.start as usize, stmt_end);
         let args = &toks[1..];
         let kind = match (first.k, first.text.as_str()) {
-            (K::Ident, "name") => self.run_grammar(string(), args, stmt_end).map(PackStmtKind::Name),
+            (K::Ident, "name") => self
+                .run_grammar(string(), args, stmt_end)
+                .map(PackStmtKind::Name),
             (K::Ident, "version") => self
                 .run_grammar(string(), args, stmt_end)
                 .map(PackStmtKind::Version),
-            (K::Ident, "engine") => self.run_grammar(num(), args, stmt_end).map(PackStmtKind::Engine),
-            (K::Ident, "rules") => self.run_grammar(num(), args, stmt_end).map(PackStmtKind::Rules),
+            (K::Ident, "engine") => self
+                .run_grammar(num(), args, stmt_end)
+                .map(PackStmtKind::Engine),
+            (K::Ident, "rules") => self
+                .run_grammar(num(), args, stmt_end)
+                .map(PackStmtKind::Rules),
             (K::Ident, "vocabulary") => self
                 .run_grammar(names("a word"), args, stmt_end)
                 .map(PackStmtKind::Vocabulary),
@@ -671,7 +674,11 @@ impl<'s> P<'s> {
         let first = &toks[0];
         let span = Span::new(first.span.start as usize, stmt_end);
         let args = &toks[1..];
-        let kw_text = if first.k == K::Ident { first.text.as_str() } else { "" };
+        let kw_text = if first.k == K::Ident {
+            first.text.as_str()
+        } else {
+            ""
+        };
         let kind = match kw_text {
             "title" => self.run_grammar(string(), args, stmt_end).map(L::Title),
             "hint" => self.run_grammar(string(), args, stmt_end).map(L::Hint),
@@ -680,7 +687,9 @@ impl<'s> P<'s> {
             "category" => self
                 .run_grammar(name("a category"), args, stmt_end)
                 .map(L::Category),
-            "introduces" => self.run_grammar(listed(), args, stmt_end).map(L::Introduces),
+            "introduces" => self
+                .run_grammar(listed(), args, stmt_end)
+                .map(L::Introduces),
             "reuses" => self.run_grammar(listed(), args, stmt_end).map(L::Reuses),
             "steps" => self.run_grammar(num(), args, stmt_end).map(L::Steps),
             "budget" => self.run_grammar(num(), args, stmt_end).map(L::Budget),
@@ -691,7 +700,9 @@ impl<'s> P<'s> {
             "automaton" => {
                 let p = name("an automaton id").then(
                     choice((
-                        kw("property").ignore_then(name("a word")).map(Opt::Property),
+                        kw("property")
+                            .ignore_then(name("a word"))
+                            .map(Opt::Property),
                         kw("subject").ignore_then(name("a noun")).map(Opt::Subject),
                         kw("phase").ignore_then(num()).map(Opt::Phase),
                         kw("pattern").ignore_then(string()).map(Opt::Pattern),
@@ -759,9 +770,7 @@ impl<'s> P<'s> {
                 let entry = name("a noun")
                     .then_ignore(tok(K::Arrow, "->"))
                     .then(name("a noun"));
-                let p = entry
-                    .separated_by(tok(K::Comma, ","))
-                    .collect::<Vec<_>>();
+                let p = entry.separated_by(tok(K::Comma, ",")).collect::<Vec<_>>();
                 self.run_grammar(p, args, stmt_end).map(L::Frail)
             }
             _ => {
@@ -783,7 +792,9 @@ impl<'s> P<'s> {
     fn palette_entry(&mut self, toks: Vec<T>, stmt_end: usize) {
         let p = name("a noun").then(string()).then(
             choice((
-                kw("faces").ignore_then(name("left or right")).map(Opt::Faces),
+                kw("faces")
+                    .ignore_then(name("left or right"))
+                    .map(Opt::Faces),
                 kw("fallback").ignore_then(string()).map(Opt::Fallback),
                 kw("terrain").to(Opt::Terrain),
             ))
@@ -989,11 +1000,9 @@ impl<'s> P<'s> {
             }
             if !reported && !matches!(f, Frame::Unknown) {
                 let line_start = self.idx.line_start(self.idx.line_of(at)).unwrap_or(at);
-                let d = self.m105(f).with_fix(
-                    "Close the block here",
-                    Span::point(line_start),
-                    "}\n",
-                );
+                let d =
+                    self.m105(f)
+                        .with_fix("Close the block here", Span::point(line_start), "}\n");
                 self.push_diag(d);
                 reported = true;
             }
@@ -1036,7 +1045,10 @@ impl<'s> P<'s> {
         let level = self.level_id().unwrap_or_default();
         // Tabs: one diagnostic per tab, with spaces that keep the columns (tab stops of 4).
         // Columns count from the start of the line, so the fix keeps alignment.
-        let line_start = self.idx.line_start(self.idx.line_of(start)).unwrap_or(start);
+        let line_start = self
+            .idx
+            .line_start(self.idx.line_of(start))
+            .unwrap_or(start);
         let mut visual = self.text[line_start..start].chars().count();
         for (i, c) in region.char_indices() {
             if c == '\t' {
@@ -1046,9 +1058,15 @@ impl<'s> P<'s> {
                 let d = Diagnostic::new(
                     "M114",
                     Span::new(at, at + 1),
-                    format!("Level {level}, board row {y}: a tab at column {col}; boards use spaces."),
+                    format!(
+                        "Level {level}, board row {y}: a tab at column {col}; boards use spaces."
+                    ),
                 )
-                .with_fix("Replace the tab with spaces", Span::new(at, at + 1), " ".repeat(width));
+                .with_fix(
+                    "Replace the tab with spaces",
+                    Span::new(at, at + 1),
+                    " ".repeat(width),
+                );
                 self.push_diag(d);
                 visual += width;
             } else {
@@ -1088,7 +1106,10 @@ impl<'s> P<'s> {
     fn cell_parts(&mut self, text: &str, span: Span, x: u32, y: u32, level: &str) -> Vec<Part> {
         if let Some(c) = text.chars().find(|c| !c.is_ascii() || c.is_ascii_control()) {
             let msg = if c.is_ascii_control() || c == char::REPLACEMENT_CHARACTER {
-                format!("Level {level}, board row {y}: unexpected {}.", describe_char(c))
+                format!(
+                    "Level {level}, board row {y}: unexpected {}.",
+                    describe_char(c)
+                )
             } else {
                 format!(
                     "Level {level}, board row {y}: boards are ASCII. Give {c} a palette entry and a legend key."
@@ -1158,7 +1179,11 @@ impl<'s> P<'s> {
             let d = if fixed_text.is_empty() {
                 d
             } else {
-                d.with_fix("Drop the empty part or the repeat", span, fixed_text.join("+"))
+                d.with_fix(
+                    "Drop the empty part or the repeat",
+                    span,
+                    fixed_text.join("+"),
+                )
             };
             self.push_diag(d);
         }
@@ -1215,7 +1240,11 @@ impl<'s> P<'s> {
             return;
         };
         let header = first.span.cover(brace);
-        let kwd = if first.k == K::Ident { first.text.as_str() } else { "" };
+        let kwd = if first.k == K::Ident {
+            first.text.as_str()
+        } else {
+            ""
+        };
         let top = self.stack.last().map(Frame::name).unwrap_or("file");
         let args = &toks[1..];
         let stmt_end = toks.last().map(|t| t.span.end as usize).unwrap_or(0);
@@ -1295,7 +1324,8 @@ impl<'s> P<'s> {
             ("file" | "pack" | "level", "legend") => {
                 no_args(self);
                 let in_level = top == "level";
-                if in_level && matches!(self.stack.last(), Some(Frame::Level(l)) if l.legend.is_some())
+                if in_level
+                    && matches!(self.stack.last(), Some(Frame::Level(l)) if l.legend.is_some())
                 {
                     self.dup_block("legend", header);
                 }
@@ -1486,10 +1516,7 @@ impl<'s> P<'s> {
     fn delete_line_fix(&self, span: Span) -> Span {
         let line = self.idx.line_of(span.start as usize);
         let start = self.idx.line_start(line).unwrap_or(span.start as usize);
-        let end = self
-            .idx
-            .line_start(line + 1)
-            .unwrap_or(self.text.len());
+        let end = self.idx.line_start(line + 1).unwrap_or(self.text.len());
         Span::new(start, end)
     }
 
@@ -1508,7 +1535,11 @@ impl<'s> P<'s> {
                         span,
                         format!("{who} sets {what} {k} twice (lines {a} and {b}); keep one."),
                     )
-                    .with_fix("Delete the later one", self.delete_line_fix(span), ""),
+                    .with_fix(
+                        "Delete the later one",
+                        self.delete_line_fix(span),
+                        "",
+                    ),
                 );
             } else {
                 first.insert(k, span);
@@ -1541,7 +1572,11 @@ impl<'s> P<'s> {
                         s.span,
                         format!("The pack sets {k} twice (lines {a} and {b}); keep one."),
                     )
-                    .with_fix("Delete the later one", self.delete_line_fix(s.span), ""),
+                    .with_fix(
+                        "Delete the later one",
+                        self.delete_line_fix(s.span),
+                        "",
+                    ),
                 );
             } else {
                 first.insert(k, s.span);
@@ -1585,7 +1620,11 @@ impl<'s> P<'s> {
                         ),
                     )
                     .with_level(l.id.text.clone())
-                    .with_fix("Delete the later one", self.delete_line_fix(s.span), ""),
+                    .with_fix(
+                        "Delete the later one",
+                        self.delete_line_fix(s.span),
+                        "",
+                    ),
                 );
             } else {
                 first.insert(k, s.span);
@@ -1651,9 +1690,11 @@ impl<'s> P<'s> {
         while self.stack.len() > 1 {
             if let Some(f) = self.stack.last() {
                 if !matches!(f, Frame::Unknown) {
-                    let d = self
-                        .m105(f)
-                        .with_fix("Close the block at the end of the file", Span::point(end), "\n}");
+                    let d = self.m105(f).with_fix(
+                        "Close the block at the end of the file",
+                        Span::point(end),
+                        "\n}",
+                    );
                     self.push_diag(d);
                 }
             }
