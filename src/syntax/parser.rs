@@ -77,9 +77,16 @@ const LEVEL_STMTS: &[&str] = &[
 const TOP_BLOCKS: &[&str] = &["pack", "palette", "glossary", "legend", "level"];
 const PACK_BLOCKS: &[&str] = &["palette", "glossary", "legend", "level"];
 const LEVEL_BLOCKS: &[&str] = &["legend", "board"];
-/// Keywords that can only start a top-level block: seeing one inside a level
-/// means the level was not closed (M105).
-const CLOSES_LEVEL: &[&str] = &["pack", "palette", "glossary", "level"];
+
+/// Whether `f` holds blocks introduced by `kw`.
+fn accepts(f: &Frame, kw: &str) -> bool {
+    match f {
+        Frame::File => TOP_BLOCKS.contains(&kw),
+        Frame::Pack(_) => PACK_BLOCKS.contains(&kw),
+        Frame::Level(_) => LEVEL_BLOCKS.contains(&kw),
+        _ => false,
+    }
+}
 
 fn tok<'a>(k: K, label: &'static str) -> impl Parser<'a, &'a [T], T, Ex<'a>> + Clone {
     any().filter(move |t: &T| t.k == k).labelled(label)
@@ -328,6 +335,12 @@ impl<'s> P<'s> {
                 }
                 Some(Frame::Legend(..)) => {
                     let rest = &self.text[self.pos..self.line_end];
+                    let first = rest.split_whitespace().next().unwrap_or("");
+                    let code = rest.split("//").next().unwrap_or("");
+                    if code.trim_end().ends_with('{') && self.enclosing_accepts(first) {
+                        self.unclosed_until(first, self.pos);
+                        continue;
+                    }
                     if !rest.starts_with("//") && !rest.starts_with('}') {
                         self.legend_line();
                         continue;
@@ -964,8 +977,8 @@ impl<'s> P<'s> {
         // A header of a new top-level block: the board (and its level) were left open.
         let first = region.split_whitespace().next().unwrap_or("");
         let before_comment = &rest[..comment.unwrap_or(rest.len())];
-        if CLOSES_LEVEL.contains(&first) && before_comment.trim_end().ends_with('{') {
-            self.unclosed_before(start);
+        if before_comment.trim_end().ends_with('{') && self.enclosing_accepts(first) {
+            self.unclosed_until(first, start);
             return;
         }
         if !region.trim().is_empty() {
@@ -990,22 +1003,27 @@ impl<'s> P<'s> {
         }
     }
 
-    /// Reports M105 for the innermost open block and closes blocks until a frame
-    /// that can hold a new top-level block is on top.
-    fn unclosed_before(&mut self, at: usize) {
-        let mut reported = false;
-        while let Some(f) = self.stack.last() {
-            if matches!(f, Frame::File | Frame::Pack(_)) {
-                break;
-            }
-            if !reported && !matches!(f, Frame::Unknown) {
-                let line_start = self.idx.line_start(self.idx.line_of(at)).unwrap_or(at);
-                let d =
-                    self.m105(f)
-                        .with_fix("Close the block here", Span::point(line_start), "}\n");
-                self.push_diag(d);
-                reported = true;
-            }
+    /// Whether a block that isn't the innermost one would accept a `kw { … }`
+    /// block: then the innermost block was left open (M105).
+    fn enclosing_accepts(&self, kw: &str) -> bool {
+        if matches!(self.stack.last(), Some(Frame::Unknown) | None) {
+            return false;
+        }
+        // Below a non-unknown frame there are only a few known frames, so this is O(1).
+        self.stack.iter().rev().skip(1).any(|f| accepts(f, kw))
+    }
+
+    /// Reports M105 for the innermost open block and closes blocks until one
+    /// that accepts a `kw` block is on top.
+    fn unclosed_until(&mut self, kw: &str, at: usize) {
+        if let Some(f) = self.stack.last() {
+            let line_start = self.idx.line_start(self.idx.line_of(at)).unwrap_or(at);
+            let d = self
+                .m105(f)
+                .with_fix("Close the block here", Span::point(line_start), "}\n");
+            self.push_diag(d);
+        }
+        while self.stack.len() > 1 && !self.stack.last().is_some_and(|f| accepts(f, kw)) {
             self.pop_frame(Span::point(at));
         }
     }
@@ -1354,12 +1372,8 @@ impl<'s> P<'s> {
                 }));
                 // Cells may follow the brace on the same line.
             }
-            ("level" | "palette" | "glossary" | "legend", k) if CLOSES_LEVEL.contains(&k) => {
-                self.unclosed_before(first.span.start as usize);
-                self.open_block(toks, brace);
-            }
-            ("pack", "pack") => {
-                self.unclosed_before_pack(first.span.start as usize);
+            (_, k) if self.enclosing_accepts(k) => {
+                self.unclosed_until(k, first.span.start as usize);
                 self.open_block(toks, brace);
             }
             (_, _) => {
@@ -1384,17 +1398,6 @@ impl<'s> P<'s> {
                 }
                 self.stack.push(Frame::Unknown);
             }
-        }
-    }
-
-    fn unclosed_before_pack(&mut self, at: usize) {
-        if let Some(f) = self.stack.last() {
-            let line_start = self.idx.line_start(self.idx.line_of(at)).unwrap_or(at);
-            let d = self
-                .m105(f)
-                .with_fix("Close the block here", Span::point(line_start), "}\n");
-            self.push_diag(d);
-            self.pop_frame(Span::point(at));
         }
     }
 
@@ -1849,5 +1852,122 @@ mod tests {
             ]
         );
         assert_eq!(file.comments.len(), 5);
+    }
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        parse(text).1.iter().map(|d| d.code()).collect()
+    }
+
+    #[test]
+    fn single_line_blocks_nesting_and_crlf() {
+        let text = "pack p1 { name \"P\" }\r\n%%%\r\n";
+        assert_eq!(codes(text), ["M114"]);
+        let text = "pack p1 {\r\n  legend { x ROCK + GATE channel teal }\r\n  level l1 { board { x MIAU } }\r\n}\r\n";
+        let (file, diags) = parse(text);
+        assert!(diags.is_empty(), "{diags:#?}");
+        assert_eq!(file.items.len(), 2);
+        let Item::Legend(l) = &file.items[0] else {
+            panic!("legend first")
+        };
+        assert_eq!(l.entries[0].things.len(), 2);
+        assert_eq!(
+            l.entries[0].things[1].channel.as_ref().unwrap().text,
+            "teal"
+        );
+        let Item::Level(lv) = &file.items[1] else {
+            panic!("level second")
+        };
+        assert_eq!(lv.board.as_ref().unwrap().rows[0].cells.len(), 2);
+    }
+
+    #[test]
+    fn a_block_left_open_is_one_m105_and_the_rest_still_parses() {
+        // The level legend misses its brace: the board still belongs to the level.
+        let text = "level l1 {\n  legend {\n    x ROCK\n  board {\n    x\n  }\n}\n";
+        let (file, diags) = parse(text);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code(), "M105");
+        assert_eq!(
+            diags[0].message,
+            "The legend block of level l1 that opens on line 2 isn't closed."
+        );
+        let Item::Level(lv) = &file.items[0] else {
+            panic!("level")
+        };
+        assert!(lv.board.is_some() && lv.legend.is_some());
+        // A board and level left open before the next level.
+        let text = "level l1 {\n  board {\n    MIAU\nlevel l2 {\n  title \"Two\"\n}\n";
+        let (file, diags) = parse(text);
+        assert_eq!(diags.iter().map(|d| d.code()).collect::<Vec<_>>(), ["M105"]);
+        assert_eq!(file.items.len(), 2);
+        // Unclosed at the end of the file.
+        assert_eq!(codes("palette {\n  MIAU \"x\"\n"), ["M105"]);
+    }
+
+    #[test]
+    fn keywords_out_of_place() {
+        let (_, d) = parse("automaton a property TICK pattern \"L\"\n");
+        assert_eq!(d[0].code(), "M104");
+        assert_eq!(
+            d[0].message,
+            "automaton isn't a statement here. It belongs inside a level block."
+        );
+        let (_, d) = parse("levl one {\n  title \"x\"\n}\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            d[0].message,
+            "levl isn't a statement here. Did you mean level?"
+        );
+        assert_eq!(d[0].fixes[0].edits[0].new_text, "level");
+        let (_, d) = parse("level one {\n  automation a property TICK pattern \"L\"\n}\n");
+        assert_eq!(
+            d[0].message,
+            "automation isn't a statement here. Did you mean automaton?"
+        );
+    }
+
+    #[test]
+    fn statement_arguments() {
+        let (file, d) = parse(
+            "level one {\n  frail\n  pair OPEN SHUT\n  automaton a pattern \"LR\" property TICK\n  allow M407\n}\n",
+        );
+        assert!(d.is_empty(), "{d:#?}");
+        let Item::Level(lv) = &file.items[0] else {
+            panic!("level")
+        };
+        assert_eq!(lv.stmts.len(), 4);
+        assert!(matches!(&lv.stmts[0].kind, LevelStmtKind::Frail(v) if v.is_empty()));
+        let (_, d) = parse("level one {\n  automaton a property TICK\n}\n");
+        assert_eq!(
+            d[0].message,
+            "Expected `pattern \"…\"`, found the end of the line."
+        );
+        let (_, d) = parse("level one {\n  title \"a\" \"b\"\n}\n");
+        assert_eq!(d[0].message, "Expected the end of the line, found `\"b\"`.");
+        let (_, d) = parse("pack p { world tagline \"t\" colour red }\n");
+        assert_eq!(
+            d[0].message,
+            "Expected `glyph`, `tagline`, `accent` or the end of the line, found `colour`."
+        );
+    }
+
+    #[test]
+    fn board_cells() {
+        let (_, d) = parse("level one {\n  board {\n    WIN!+STOP .!\n  }\n}\n");
+        let msgs: Vec<_> = d.iter().map(|d| (d.code(), d.cells.clone())).collect();
+        assert_eq!(msgs, [("M113", vec![(0, 0)]), ("M113", vec![(1, 0)])]);
+        assert!(
+            d[0].message
+                .ends_with("mark every word of the stack fixed, or none.")
+        );
+        let (_, d) = parse("level one {\n  board {\n    WIN+WIN . 🦀\n  }\n}\n");
+        assert_eq!(
+            d.iter().map(|d| d.code()).collect::<Vec<_>>(),
+            ["M112", "M114"]
+        );
+        assert_eq!(
+            d[1].message,
+            "Level one, board row 0: boards are ASCII. Give 🦀 a palette entry and a legend key."
+        );
     }
 }
