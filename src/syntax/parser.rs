@@ -236,6 +236,10 @@ struct P<'s> {
     first_pack_line: Option<usize>,
     /// Index of the open level's frame, so messages name it in O(1) however deep the stack.
     level_idx: Option<usize>,
+    /// A block header written without its `{` (already reported): if the next
+    /// line starts with `{`, that brace opens this block, so the block's content
+    /// is still read and the mistake gives one diagnostic.
+    pending_header: Option<Vec<T>>,
 }
 
 /// Parses a whole file. Never panics; every mistake becomes a diagnostic and
@@ -251,6 +255,7 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
         pos: 0,
         first_pack_line: None,
         level_idx: None,
+        pending_header: None,
     };
     p.run();
     (p.file, p.diags)
@@ -574,15 +579,32 @@ impl<'s> P<'s> {
 
     /// A statement in the current frame.
     fn stmt(&mut self, toks: Vec<T>) {
+        self.pending_header = None;
         let first = toks[0].clone();
         let stmt_end = toks.last().map(|t| t.span.end as usize).unwrap_or(0);
         let top = self.stack.last().map(Frame::name).unwrap_or("file");
+        let block_here = self
+            .stack
+            .last()
+            .is_some_and(|f| first.k == K::Ident && accepts(f, &first.text));
+        if block_here {
+            let d = Diagnostic::new(
+                "M106",
+                Span::point(stmt_end),
+                format!(
+                    "Expected `{{` at the end of the line to open the {} block, found the end of the line.",
+                    first.text
+                ),
+            )
+            .with_fix("Insert {", Span::point(stmt_end), " {");
+            self.push_diag(d);
+            self.pending_header = Some(toks);
+            return;
+        }
         match top {
             "unknown" => {}
             "file" => {
-                if first.k == K::Ident && TOP_BLOCKS.contains(&first.text.as_str()) {
-                    self.missing("`{` to open the block", stmt_end);
-                } else if first.k == K::Ident {
+                if first.k == K::Ident {
                     let is_elsewhere = LEVEL_STMTS.contains(&first.text.as_str())
                         || PACK_STMTS.contains(&first.text.as_str());
                     if is_elsewhere {
@@ -1249,7 +1271,11 @@ impl<'s> P<'s> {
 
     /// Opens a block whose header tokens are `toks`.
     fn open_block(&mut self, toks: Vec<T>, brace: Span) {
+        let pending = self.pending_header.take();
         let Some(first) = toks.first().cloned() else {
+            if let Some(header) = pending {
+                return self.open_block(header, brace);
+            }
             if !matches!(self.stack.last(), Some(Frame::Unknown)) {
                 let d = Diagnostic::new("M106", brace, "Expected a block keyword, found `{`.");
                 self.push_diag(d);
@@ -1424,6 +1450,7 @@ impl<'s> P<'s> {
     }
 
     fn close_block(&mut self, brace: Span) {
+        self.pending_header = None;
         match self.stack.last() {
             Some(Frame::File) | None => {
                 let d = Diagnostic::new(
@@ -1969,5 +1996,23 @@ mod tests {
             d[1].message,
             "Level one, board row 0: boards are ASCII. Give 🦀 a palette entry and a legend key."
         );
+    }
+
+    #[test]
+    fn a_brace_on_the_next_line_is_one_diagnostic() {
+        let (file, d) = parse("level one\n{\n  title \"One\"\n  board\n  {\n    MIAU\n  }\n}\n");
+        let msgs: Vec<_> = d.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "Expected `{` at the end of the line to open the level block, found the end of the line.",
+                "Expected `{` at the end of the line to open the board block, found the end of the line.",
+            ]
+        );
+        let Item::Level(lv) = &file.items[0] else {
+            panic!("level")
+        };
+        assert_eq!(lv.id.text, "one");
+        assert_eq!(lv.board.as_ref().unwrap().rows.len(), 1);
     }
 }
