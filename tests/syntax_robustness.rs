@@ -6,6 +6,8 @@ use miau::lower::lower;
 use miau::syntax::parse;
 use proptest::prelude::*;
 
+mod common;
+
 const VALID: &str = include_str!("fixtures/syntax/valid-crate-works.miau");
 
 /// Runs the whole stage 1 pipeline and the formatter; returns the diagnostic count.
@@ -13,8 +15,12 @@ fn run_all(text: &str) -> usize {
     let (file, diags) = parse(text);
     let (_, more) = lower(&file);
     if let Ok(out) = miau::fmt::format(text) {
-        // Whatever the formatter accepts, it accepts again unchanged.
+        // Whatever the formatter accepts, it accepts again unchanged, and the
+        // model it describes is the same.
         assert_eq!(miau::fmt::format(&out).as_deref(), Ok(out.as_str()));
+        let before = common::strip(lower(&file).0);
+        let after = common::strip(lower(&parse(&out).0).0);
+        assert_eq!(before, after, "{text:?}\n{out}");
     }
     for d in diags.iter().chain(&more) {
         assert!(d.span.end as usize <= text.len(), "{d:?}");
