@@ -240,6 +240,11 @@ struct P<'s> {
     /// line starts with `{`, that brace opens this block, so the block's content
     /// is still read and the mistake gives one diagnostic.
     pending_header: Option<Vec<T>>,
+    /// Stack index of the outermost frame of the current run of unknown blocks.
+    unknown_from: Option<usize>,
+    /// Unknown blocks abandoned when a top-level block started inside them; their
+    /// closing braces are expected later and are not reported again.
+    orphan_closes: usize,
 }
 
 /// Parses a whole file. Never panics; every mistake becomes a diagnostic and
@@ -256,6 +261,8 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
         first_pack_line: None,
         level_idx: None,
         pending_header: None,
+        unknown_from: None,
+        orphan_closes: 0,
     };
     p.run();
     (p.file, p.diags)
@@ -976,7 +983,7 @@ impl<'s> P<'s> {
             End::Open(brace) => {
                 let d = Diagnostic::new("M106", brace, "Expected a legend entry, found `{`.");
                 self.push_diag(d);
-                self.stack.push(Frame::Unknown);
+                self.push_unknown();
             }
             End::Close(brace) => self.close_block(brace),
             End::Eol => {}
@@ -1280,7 +1287,7 @@ impl<'s> P<'s> {
                 let d = Diagnostic::new("M106", brace, "Expected a block keyword, found `{`.");
                 self.push_diag(d);
             }
-            self.stack.push(Frame::Unknown);
+            self.push_unknown();
             return;
         };
         let header = first.span.cover(brace);
@@ -1303,7 +1310,22 @@ impl<'s> P<'s> {
             }
         };
         match (top, kwd) {
-            ("unknown", _) => self.stack.push(Frame::Unknown),
+            ("unknown", k) => {
+                // An unknown block (already reported) that runs into a top-level
+                // block was left open: stop skipping, so the rest is still read.
+                let from = self.unknown_from.unwrap_or(self.stack.len());
+                let base = from.checked_sub(1).and_then(|i| self.stack.get(i));
+                if matches!(base, Some(Frame::File | Frame::Pack(_)))
+                    && ["pack", "palette", "glossary", "level"].contains(&k)
+                {
+                    self.orphan_closes += self.stack.len() - from;
+                    self.stack.truncate(from);
+                    self.unknown_from = None;
+                    self.open_block(toks, brace);
+                } else {
+                    self.push_unknown();
+                }
+            }
             ("file", "pack") => {
                 let line = self.line_no(header.start as usize);
                 if let Some(first_line) = self.first_pack_line {
@@ -1315,7 +1337,7 @@ impl<'s> P<'s> {
                         ),
                     );
                     self.push_diag(d);
-                    self.stack.push(Frame::Unknown);
+                    self.push_unknown();
                     return;
                 }
                 self.first_pack_line = Some(line);
@@ -1422,7 +1444,7 @@ impl<'s> P<'s> {
                     );
                     self.push_diag(d);
                 }
-                self.stack.push(Frame::Unknown);
+                self.push_unknown();
             }
         }
     }
@@ -1449,9 +1471,17 @@ impl<'s> P<'s> {
         self.push_diag(d);
     }
 
+    fn push_unknown(&mut self) {
+        if !matches!(self.stack.last(), Some(Frame::Unknown)) {
+            self.unknown_from = Some(self.stack.len());
+        }
+        self.stack.push(Frame::Unknown);
+    }
+
     fn close_block(&mut self, brace: Span) {
         self.pending_header = None;
         match self.stack.last() {
+            Some(Frame::File) | None if self.orphan_closes > 0 => self.orphan_closes -= 1,
             Some(Frame::File) | None => {
                 let d = Diagnostic::new(
                     "M106",
@@ -1475,6 +1505,9 @@ impl<'s> P<'s> {
         };
         if self.level_idx == Some(self.stack.len()) {
             self.level_idx = None;
+        }
+        if self.unknown_from == Some(self.stack.len()) {
+            self.unknown_from = None;
         }
         f.set_close(close);
         match f {
@@ -2014,5 +2047,22 @@ mod tests {
         };
         assert_eq!(lv.id.text, "one");
         assert_eq!(lv.board.as_ref().unwrap().rows.len(), 1);
+    }
+
+    #[test]
+    fn a_misspelt_block_does_not_hide_the_levels_after_it() {
+        // `packk` is unknown; the levels written inside it are still read, and
+        // its closing brace isn't reported again.
+        let text = "packk p {\n  name \"P\"\n  level a {\n    title \"A\"\n  }\n}\nlevel b {\n  title 'B'\n}\n";
+        let (file, d) = parse(text);
+        assert_eq!(
+            d.iter().map(|d| d.code()).collect::<Vec<_>>(),
+            ["M104", "M102"]
+        );
+        assert_eq!(file.items.len(), 2);
+        // A properly closed unknown block with nested blocks is skipped whole.
+        let (file, d) = parse("levl a {\n  board {\n    x\n  }\n}\nlevel b {\n}\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!(file.items.len(), 1);
     }
 }
