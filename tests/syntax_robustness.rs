@@ -89,7 +89,7 @@ fn ten_megabytes_are_read_in_linear_time() {
     let mut i = 0;
     while text.len() < 10_000_000 {
         text.push_str(&format!(
-            "level l{i} {{\n  title \"Level {i}\"\n  board {{\n    MIAU IS YOU . # # # # # # # # # # # #\n    @    .  .   . . . . . . . . . . . . .\n  }}\n}}\n"
+            "level l{i} {{\n  title \"Level {i}\"  // level {i}\n  board {{\n    MIAU IS YOU . # # # # # # # # # # # #\n    @    .  .   . . . . . . . . . . . . .\n  }}\n}}\n"
         ));
         i += 1;
     }
@@ -99,6 +99,14 @@ fn ten_megabytes_are_read_in_linear_time() {
     let (pack, more) = lower(&file);
     assert!(more.is_empty());
     assert_eq!(pack.levels.len(), i);
+    assert!(
+        t.elapsed() < Duration::from_secs(60),
+        "took {:?}",
+        t.elapsed()
+    );
+    let t = Instant::now();
+    let out = miau::fmt::format(&text).expect("valid");
+    assert_eq!(out.matches("//").count(), i);
     assert!(
         t.elapsed() < Duration::from_secs(60),
         "took {:?}",
