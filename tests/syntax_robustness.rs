@@ -126,25 +126,3 @@ fn ten_megabytes_are_read_in_linear_time() {
         t.elapsed()
     );
 }
-
-#[test]
-#[ignore]
-fn scaling_probe() {
-    for n in [500usize, 1000, 2000, 4000] {
-        let mut text = String::new();
-        for i in 0..n {
-            text.push_str(&format!(
-                "level l{i} {{\n  title \"Level {i}\"\n  board {{\n    MIAU IS YOU . # # # # # # # # # # # #\n    @    .  .   . . . . . . . . . . . . .\n  }}\n}}\n"
-            ));
-        }
-        let t = Instant::now();
-        let (file, _) = parse(&text);
-        let p = t.elapsed();
-        let _ = lower(&file);
-        eprintln!(
-            "{n} levels, {} bytes: parse {p:?}, total {:?}",
-            text.len(),
-            t.elapsed()
-        );
-    }
-}
