@@ -640,16 +640,9 @@ impl Validator {
                             format!("Level {name}, column {}, row {}: a thing can't be called {t}; {t} is a core word.", o.x, o.y, t = o.text),
                         );
                         self.emit(at(d));
-                    } else if automaton_props.contains(o.text.as_str()) {
-                        let d = self.level_diag(
-                            &lv,
-                            "M208",
-                            o.span,
-                            &format!("{path}.noun"),
-                            format!("Level {name}, column {}, row {}: a thing can't be called {t}; {t} is a property in this level.", o.x, o.y, t = o.text),
-                        );
-                        self.emit(at(d));
                     }
+                    // A thing named after an automaton property is M302, a stage 3
+                    // error: reporting it here as M208 would gate stage 3 and hide it.
                     if o.fixed {
                         let d = self.level_diag(
                             &lv,

@@ -226,3 +226,22 @@ fn slugify_makes_ids() {
     assert_eq!(slugify("  A--B  "), "a--b");
     assert_eq!(slugify("🐈"), "");
 }
+
+#[test]
+fn a_thing_named_after_an_automaton_property_is_left_to_stage_3() {
+    // M302 (stage 3) owns this case. An M208 here would be an error of the
+    // level, so stage 3 would skip the level and M302 could never fire.
+    let mut p = pack();
+    p.levels[0].automata.push(crate::model::Automaton {
+        id: Named::new("shuttle"),
+        subject: None,
+        property: Named::new("TICK"),
+        phase: None,
+        pattern: vec![crate::model::Step::Move(1, 0)],
+        span: Span::default(),
+    });
+    p.levels[0].objects[3].text = "TICK".into();
+    assert!(!codes(&p).contains(&"M208"), "{:?}", codes(&p));
+    let analysed = crate::analysis::analyse(&p, &[]);
+    assert!(analysed.iter().any(|d| d.code() == "M302"));
+}
