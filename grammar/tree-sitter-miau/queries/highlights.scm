@@ -1,4 +1,6 @@
 ; Highlights for .miau, matching the scopes of grammar/miau.tmLanguage.json.
+; When several patterns capture one node, the later pattern wins (checked by
+; test/highlight), so general captures come before specific ones.
 
 (comment) @comment
 (string) @string
@@ -15,11 +17,12 @@
     "faces" "terrain" "fallback" "accent" "describe" "glyph" "tagline"
     "channel" "property" "subject" "phase" "pattern" "effect"))
 
-((word) @keyword.operator
-  (#any-of? @keyword.operator "IS" "AND"))
+; Any word is a noun unless a later, more specific pattern says otherwise.
+(word) @type
+((word) @operator
+  (#any-of? @operator "IS" "AND"))
 ((word) @constant.builtin
   (#any-of? @constant.builtin "YOU" "PUSH" "STOP" "WIN" "SINK" "DEFEAT" "GOAL" "FRAIL" "FLOAT"))
-(word) @type
 (fixed_word) @constant
 
 (legend_key) @variable
