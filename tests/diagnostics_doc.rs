@@ -163,11 +163,7 @@ fn run_stage_1_to_3(code: &'static str, name: &str) -> Option<(Vec<Diagnostic>, 
 #[test]
 fn stage_1_to_3_examples_fire_and_nearest_versions_do_not() {
     let mut failures = Vec::new();
-    let only = std::env::var("DOC_ONLY").unwrap_or_default();
-    for info in CATALOGUE
-        .iter()
-        .filter(|c| c.code.as_bytes()[1] != b'4' && c.code.starts_with(&only))
-    {
+    for info in CATALOGUE.iter().filter(|c| !c.code.starts_with("M4")) {
         let Some((fired, clean)) = run_stage_1_to_3(info.code, info.name) else {
             continue;
         };
