@@ -971,3 +971,48 @@ fn tr1_terrain() {
     c.ok('R');
     assert_eq!(c.pos("miau-1"), Some((1, 2)));
 }
+
+// ---------------------------------------------------------------- §10.4 search on the published drafts
+
+/// The breadth-first search of §10.4 on a fixture level returns exactly the
+/// published route.
+fn assert_search_finds(source: &str, level: &str, route: &str) {
+    let compiled = common::level(source, level);
+    let game = miau::engine::Game::new(&compiled);
+    let got = common::EngineSpace::new(&game).solve(5_000_000);
+    assert_eq!(got.as_deref(), Some(route), "{level}");
+}
+
+#[test]
+fn a1_search_returns_the_published_route() {
+    assert_search_finds(AUTOMATA, "a1-clockwork-proof", "DRRRRRRRRRR");
+}
+
+#[test]
+fn go1_search_returns_the_published_route() {
+    assert_search_finds(GOAL, "go1-pallet-row", "LUURRDULLDDRRRRUULLLRDDLLUU");
+}
+
+#[test]
+fn go2_search_returns_the_published_route() {
+    assert_search_finds(
+        GOAL,
+        "go2-short-one-crate",
+        "RRRRRURDLLLUULDULLDLDRRRRRRDDRRUURUL",
+    );
+}
+
+#[test]
+fn gt1_search_returns_the_published_route() {
+    assert_search_finds(GATES, "gt1-door-stop", "LURRURDDURRRRRR");
+}
+
+#[test]
+fn gt2_search_returns_the_published_route() {
+    assert_search_finds(GATES, "gt2-hand-off", "LUDLURRRRRURRRR");
+}
+
+#[test]
+fn gt3_search_returns_the_published_route() {
+    assert_search_finds(GATES, "gt3-jam", "RRRRRRR");
+}

@@ -273,3 +273,85 @@ impl Case {
 pub fn strs(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
+
+/// The engine as a search space for [`miau::solver::search`], per §10.4:
+/// actions `U D L R`, plus `W` on levels with automata; rejected inputs have
+/// no successor and turns that leave no YOU are dead ends.
+pub struct EngineSpace<'g> {
+    game: &'g Game,
+    actions: Vec<Input>,
+    scratch: std::cell::RefCell<miau::engine::Scratch>,
+    report: std::cell::RefCell<TurnReport>,
+}
+
+impl<'g> EngineSpace<'g> {
+    /// The search space of a compiled game.
+    pub fn new(game: &'g Game) -> Self {
+        let mut actions = Input::MOVES.to_vec();
+        if !game.automata.is_empty() {
+            actions.push(Input::Wait);
+        }
+        EngineSpace {
+            game,
+            actions,
+            scratch: Default::default(),
+            report: Default::default(),
+        }
+    }
+
+    /// The shortest winning route first in `U < D < L < R < W` order, or
+    /// `None` when the search ends without one.
+    pub fn solve(&self, states: u64) -> Option<String> {
+        use miau::solver::{Limits, Verdict, search};
+        let limits = Limits {
+            states,
+            ..Limits::default()
+        };
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        match search(self, limits, &cancel, &mut |_| {}).verdict {
+            Verdict::Solved(route) => Some(
+                route
+                    .iter()
+                    .map(|&a| self.actions[a as usize].letter())
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+impl miau::solver::Space for EngineSpace<'_> {
+    type State = State;
+
+    fn start(&self) -> State {
+        self.game.reset().0
+    }
+
+    fn action_count(&self) -> usize {
+        self.actions.len()
+    }
+
+    fn step(&self, state: &State, action: usize) -> Option<miau::solver::Turn<State>> {
+        let mut report = self.report.borrow_mut();
+        let next = self
+            .game
+            .step_into(
+                state,
+                self.actions[action],
+                &mut self.scratch.borrow_mut(),
+                false,
+                &mut report,
+            )
+            .ok()?;
+        Some(miau::solver::Turn {
+            state: next,
+            won: report.won,
+            // A win stands even when the last YOU went with it (§6.4).
+            pruned: report.lost_control && !report.won,
+        })
+    }
+
+    fn key(&self, state: &State, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.game.key(state));
+    }
+}
