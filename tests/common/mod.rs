@@ -42,6 +42,9 @@ pub fn level_diagnostics(source: &str, id: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A crumble as (id, cell after the turn, leftover noun or `None` for removal).
+pub type Crumble = (String, Option<(u8, u8)>, Option<String>);
+
 /// One play of a compiled level: the game, its current state and what reset
 /// reported. Inputs go through [`Game::step`], as every shell does.
 pub struct Case {
@@ -225,7 +228,7 @@ impl Case {
     }
 
     /// Crumbles as (id, cell after, leftover noun or `None`), in report order.
-    pub fn crumbled(&self, rep: &TurnReport) -> Vec<(String, Option<(u8, u8)>, Option<String>)> {
+    pub fn crumbled(&self, rep: &TurnReport) -> Vec<Crumble> {
         rep.crumbled
             .iter()
             .map(|k| {
