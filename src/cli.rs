@@ -92,6 +92,12 @@ pub enum Command {
         /// A code (`M301`) or name (`undeclared-property-word`).
         code: String,
     },
+    /// Serve the Language Server Protocol over standard input and output.
+    Lsp {
+        /// Accepted for clients that pass it; standard I/O is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
 }
 
 /// Run `miauc` with the process arguments.
@@ -113,6 +119,7 @@ pub fn main() -> ExitCode {
         Command::Import { input, out } => import(&input, out.as_deref()),
         Command::Fmt { check, inputs } => fmt(&inputs, check),
         Command::Explain { code } => explain(&code),
+        Command::Lsp { .. } => return crate::lsp::run_stdio(),
     };
     ExitCode::from(code)
 }
