@@ -141,7 +141,13 @@ pub fn completions(a: &Analysis, offset: usize) -> Vec<Completion> {
     let prefix = &text[line_start..offset];
     let prefix = prefix.split("//").next().unwrap_or("");
     let in_string = prefix.matches('"').count() % 2 == 1;
-    let mut tokens: Vec<&str> = prefix.split_whitespace().collect();
+    // Inside a string, the statement is what comes before the opening quote.
+    let before = if in_string {
+        prefix.rfind('"').map_or(prefix, |q| &prefix[..q])
+    } else {
+        prefix
+    };
+    let mut tokens: Vec<&str> = before.split_whitespace().collect();
     // The token being typed doesn't count as context.
     if !prefix.is_empty() && !prefix.ends_with(char::is_whitespace) && !in_string {
         tokens.pop();
