@@ -89,6 +89,8 @@ struct Document {
     /// The analysis of `analysed_seq`.
     analysis: Option<Arc<Analysis>>,
     analysed_seq: u64,
+    /// The edit whose diagnostics were last published.
+    published_seq: u64,
     /// An analysis of this document is in flight.
     running: bool,
     cache: Arc<ide::Cache>,
@@ -195,6 +197,7 @@ impl Backend {
                             text: Arc::from(text),
                             analysis: None,
                             analysed_seq: 0,
+                            published_seq: 0,
                             running: false,
                             cache: Arc::new(ide::Cache::new()),
                             stage4: BTreeMap::new(),
@@ -215,41 +218,49 @@ impl Backend {
     /// is waiting. Only one loop runs per document; later edits only wake it.
     async fn analyse_loop(self: Arc<Self>, key: String) {
         loop {
-            let (seq, text, cache) = {
+            let (seq, text, cache, ready) = {
                 let mut st = self.lock();
                 let Some(doc) = st.docs.get_mut(&key) else { return };
-                if doc.running || doc.analysed_seq == doc.seq {
+                if doc.running || doc.published_seq == doc.seq {
                     return;
                 }
-                doc.running = true;
-                (doc.seq, Arc::clone(&doc.text), Arc::clone(&doc.cache))
+                // A request may already have analysed this text.
+                let ready = doc
+                    .analysis
+                    .as_ref()
+                    .filter(|_| doc.analysed_seq == doc.seq)
+                    .cloned();
+                doc.running = ready.is_none();
+                (doc.seq, Arc::clone(&doc.text), Arc::clone(&doc.cache), ready)
             };
-            let result = tokio::task::spawn_blocking(move || {
-                Analysis::with_cache(&text, MAX_DOCUMENT_BYTES, &cache)
-            })
-            .await;
+            let result = match ready {
+                Some(a) => Ok(a),
+                None => tokio::task::spawn_blocking(move || {
+                    Arc::new(Analysis::with_cache(&text, MAX_DOCUMENT_BYTES, &cache))
+                })
+                .await,
+            };
             let current = {
                 let mut st = self.lock();
                 let Some(doc) = st.docs.get_mut(&key) else { return };
                 doc.running = false;
                 match result {
                     Ok(a) => {
-                        let a = Arc::new(a);
-                        if doc.seq == seq || doc.analysed_seq < seq {
-                            doc.analysis = Some(Arc::clone(&a));
+                        if doc.analysed_seq < seq {
+                            doc.analysis = Some(a);
                             doc.analysed_seq = seq;
                         }
-                        doc.seq == seq
                     }
                     // The analysis panicked: keep serving, and don't retry this text.
-                    Err(_) => {
-                        doc.analysed_seq = seq;
-                        doc.seq == seq
-                    }
+                    Err(_) => doc.published_seq = seq,
                 }
+                doc.seq == seq && doc.published_seq < seq
             };
             if current {
                 self.publish(&key).await;
+                if let Some(doc) = self.lock().docs.get_mut(&key) {
+                    doc.published_seq = doc.published_seq.max(seq);
+                }
                 return;
             }
             tokio::time::sleep(DEBOUNCE).await;
