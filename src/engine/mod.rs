@@ -5,12 +5,18 @@
 //! cheap to clone, so the editor, the replay and the solver share one turn
 //! function. [`Play`] adds the undo history of §10.2.
 
+mod contacts;
 mod game;
+mod mechanics;
+mod movement;
 mod parse;
 mod play;
+mod props;
 mod render;
 mod replay;
 mod report;
+mod reset;
+mod scratch;
 mod state;
 #[doc(hidden)]
 pub mod testkit;
@@ -28,26 +34,27 @@ pub use play::Play;
 pub use render::KeyOf;
 pub use replay::{ReplayOutput, ReplayResult, replay};
 pub use report::*;
+pub use scratch::Scratch;
 pub use state::State;
-pub use turn::Scratch;
 pub use vocab::{Class, Tok, Vocab};
 
 /// Median steps per second over several runs of each input string on its
 /// level, from reset, restarting the route when it ends. Release builds only
 /// give meaningful figures.
 pub fn bench_steps(
-    levels: &[(crate::model::Level, String)],
+    levels: &[(String, crate::model::Level, String)],
     runs: usize,
     steps: usize,
 ) -> Vec<(String, f64)> {
     let mut out = Vec::new();
-    for (level, route) in levels {
+    for (name, level, route) in levels {
         let game = Game::new(level);
         let inputs: Vec<Input> = route.chars().filter_map(Input::from_char).collect();
         if inputs.is_empty() {
             continue;
         }
         let mut sc = Scratch::default();
+        let mut rep = TurnReport::default();
         let (start, _) = game.reset();
         let mut rates = Vec::new();
         for _ in 0..runs.max(1) {
@@ -55,8 +62,8 @@ pub fn bench_steps(
             let mut s = start.clone();
             let mut k = 0;
             for _ in 0..steps {
-                match game.step_with(&s, inputs[k], &mut sc, false) {
-                    TurnResult::Accepted { state, report } if !report.won => s = state,
+                match game.step_into(&s, inputs[k], &mut sc, false, &mut rep) {
+                    Ok(state) if !rep.won => s = state,
                     _ => {
                         s = start.clone();
                         k = 0;
@@ -73,7 +80,7 @@ pub fn bench_steps(
             rates.push(steps as f64 / secs);
         }
         rates.sort_by(|a, b| a.total_cmp(b));
-        out.push((level.id.text.clone(), rates[rates.len() / 2]));
+        out.push((name.clone(), rates[rates.len() / 2]));
     }
     out
 }
