@@ -1026,6 +1026,88 @@ pub fn service() -> (LspService<MiauServer>, tower_lsp_server::ClientSocket) {
         .finish()
 }
 
+/// The largest message body passed on to the protocol layer; larger ones are
+/// read and dropped, so a hostile length can't make the server allocate without bound.
+const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Whether a message body is one JSON-RPC request, notification or response.
+fn is_message(body: &[u8]) -> bool {
+    serde_json::from_slice::<tower_lsp_server::jsonrpc::Request>(body).is_ok()
+        || serde_json::from_slice::<tower_lsp_server::jsonrpc::Response>(body).is_ok()
+}
+
+/// Copy LSP frames from `input` to `output`, passing on only well-formed
+/// JSON-RPC messages with a plain `Content-Length` header.
+///
+/// The protocol layer stops reading for good at the first frame it can't
+/// decode (a body that isn't JSON-RPC, a missing length, an unknown charset),
+/// which would leave the editor with a dead server; this filter drops such
+/// frames instead (noting each on stderr) and keeps the connection alive.
+pub async fn filter_frames<R, W>(input: R, mut output: W)
+where
+    R: tokio::io::AsyncRead + Unpin,
+    W: tokio::io::AsyncWrite + Unpin,
+{
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+    let mut reader = BufReader::new(input);
+    let mut line = Vec::new();
+    loop {
+        let mut len: Option<usize> = None;
+        let mut headers = 0;
+        loop {
+            line.clear();
+            // Header lines are short; a line without end is garbage, read in bounded pieces.
+            match (&mut reader).take(8192).read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim();
+            if text.is_empty() {
+                if headers > 0 {
+                    break;
+                }
+                continue;
+            }
+            headers += 1;
+            if let Some((name, value)) = text.split_once(':') {
+                if name.trim().eq_ignore_ascii_case("content-length") {
+                    len = value.trim().parse().ok();
+                }
+            }
+        }
+        let Some(len) = len else {
+            eprintln!("miauc lsp: dropped a message without a Content-Length header");
+            continue;
+        };
+        if len > MAX_MESSAGE_BYTES {
+            eprintln!("miauc lsp: dropped a message of {len} bytes");
+            if tokio::io::copy(&mut (&mut reader).take(len as u64), &mut tokio::io::sink())
+                .await
+                .is_err()
+            {
+                return;
+            }
+            continue;
+        }
+        let mut body = vec![0; len];
+        if reader.read_exact(&mut body).await.is_err() {
+            return;
+        }
+        if !is_message(&body) {
+            eprintln!("miauc lsp: dropped a message that isn't JSON-RPC");
+            continue;
+        }
+        let header = format!("Content-Length: {len}\r\n\r\n");
+        if output.write_all(header.as_bytes()).await.is_err()
+            || output.write_all(&body).await.is_err()
+            || output.flush().await.is_err()
+        {
+            return;
+        }
+    }
+}
+
 /// Serve LSP over standard input and output until the client exits.
 pub fn run_stdio() -> std::process::ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -1041,7 +1123,9 @@ pub fn run_stdio() -> std::process::ExitCode {
     };
     runtime.block_on(async {
         let (service, socket) = service();
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+        let (filtered, sink) = tokio::io::duplex(1 << 20);
+        tokio::spawn(filter_frames(tokio::io::stdin(), sink));
+        Server::new(filtered, tokio::io::stdout(), socket)
             .serve(service)
             .await;
     });
