@@ -132,7 +132,10 @@ fn hostile_traffic_never_crashes_or_wedges_the_server() {
     s.raw(b"Content-Length: 2\r\nContent-Type: application/json; charset=latin1\r\n\r\n{}");
     s.send(&json!({ "jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {} }));
     let r = s.response(1, 10);
-    assert!(r.get("error").is_some(), "requests before initialize fail: {r}");
+    assert!(
+        r.get("error").is_some(),
+        "requests before initialize fail: {r}"
+    );
 
     s.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "initialize", "params": { "capabilities": {} } }));
     let r = s.response(2, 10);
@@ -143,7 +146,9 @@ fn hostile_traffic_never_crashes_or_wedges_the_server() {
     s.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "miau/nope", "params": {} }));
     assert_eq!(s.response(3, 10)["error"]["code"], -32601);
     s.send(&json!({ "jsonrpc": "2.0", "method": "miau/notify-nope", "params": [1, 2] }));
-    s.send(&json!({ "jsonrpc": "2.0", "id": 4, "method": "textDocument/hover", "params": "nonsense" }));
+    s.send(
+        &json!({ "jsonrpc": "2.0", "id": 4, "method": "textDocument/hover", "params": "nonsense" }),
+    );
     assert!(s.response(4, 10).get("error").is_some());
     s.send(&json!({ "jsonrpc": "2.0", "id": 5, "method": "textDocument/hover",
         "params": { "textDocument": { "uri": "file:///never/opened.miau" }, "position": { "line": 0, "character": 0 } } }));
@@ -155,11 +160,23 @@ fn hostile_traffic_never_crashes_or_wedges_the_server() {
 
     // A 10 MB document: refused politely, not analysed.
     let big_uri = "file:///hostile/big.miau";
-    let big = format!("{}level x {{\n", "// padding padding padding padding padding padding padding\n".repeat(10 * 1024 * 1024 / 60));
+    let big = format!(
+        "{}level x {{\n",
+        "// padding padding padding padding padding padding padding\n"
+            .repeat(10 * 1024 * 1024 / 60)
+    );
     s.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
         "params": { "textDocument": { "uri": big_uri, "languageId": "miau", "version": 1, "text": big } } }));
-    let d = s.notification(30, |v| v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == big_uri);
-    assert!(d["params"]["diagnostics"][0]["message"].as_str().unwrap().contains("bytes"), "{d}");
+    let d = s.notification(30, |v| {
+        v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == big_uri
+    });
+    assert!(
+        d["params"]["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("bytes"),
+        "{d}"
+    );
     s.send(&json!({ "jsonrpc": "2.0", "id": 6, "method": "textDocument/hover",
         "params": { "textDocument": { "uri": big_uri }, "position": { "line": 5, "character": 3 } } }));
     assert_eq!(s.response(6, 10)["result"], Value::Null);
@@ -169,7 +186,11 @@ fn hostile_traffic_never_crashes_or_wedges_the_server() {
         "params": { "textDocument": { "uri": URI, "languageId": "miau", "version": 1, "text": TRAP } } }));
     let mut id = 100;
     for v in 2..300 {
-        let text = if v % 3 == 0 { TRAP[..TRAP.len() * (v % 7) / 7].to_string() } else { TRAP.replace("RRR", &"R".repeat(v % 5)) };
+        let text = if v % 3 == 0 {
+            TRAP[..TRAP.len() * (v % 7) / 7].to_string()
+        } else {
+            TRAP.replace("RRR", &"R".repeat(v % 5))
+        };
         s.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didChange",
             "params": { "textDocument": { "uri": URI, "version": v }, "contentChanges": [{ "text": text }] } }));
         if v % 25 == 0 {
@@ -181,18 +202,34 @@ fn hostile_traffic_never_crashes_or_wedges_the_server() {
     s.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didChange",
         "params": { "textDocument": { "uri": URI, "version": 300 }, "contentChanges": [{ "text": TRAP }] } }));
     let d = s.notification(30, |v| {
-        v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == URI && v["params"]["version"] == 300
+        v["method"] == "textDocument/publishDiagnostics"
+            && v["params"]["uri"] == URI
+            && v["params"]["version"] == 300
     });
-    assert!(d["params"]["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "M301"));
+    assert!(
+        d["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "M301")
+    );
     for r in 101..=id {
         assert!(s.response(r, 10).get("result").is_some());
     }
 
     // Still answering: a hover naming the sentence, then a clean shutdown.
-    s.send(&json!({ "jsonrpc": "2.0", "id": 7, "method": "textDocument/hover",
-        "params": { "textDocument": { "uri": URI }, "position": pos_of(TRAP, "DOOR IS   SHUT") } }));
+    s.send(
+        &json!({ "jsonrpc": "2.0", "id": 7, "method": "textDocument/hover",
+        "params": { "textDocument": { "uri": URI }, "position": pos_of(TRAP, "DOOR IS   SHUT") } }),
+    );
     let h = s.response(7, 10);
-    assert!(h["result"]["contents"]["value"].as_str().unwrap().contains("`DOOR IS SHUT`"), "{h}");
+    assert!(
+        h["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("`DOOR IS SHUT`"),
+        "{h}"
+    );
     s.send(&json!({ "jsonrpc": "2.0", "id": 8, "method": "shutdown" }));
     assert_eq!(s.response(8, 10)["result"], Value::Null);
     s.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));

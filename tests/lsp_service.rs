@@ -47,14 +47,24 @@ impl Client {
     }
 
     async fn call(&mut self, req: Request) -> Option<Result<Value, Value>> {
-        let resp = self.service.ready().await.unwrap().call(req).await.unwrap()?;
+        let resp = self
+            .service
+            .ready()
+            .await
+            .unwrap()
+            .call(req)
+            .await
+            .unwrap()?;
         let (_, body) = resp.into_parts();
         Some(body.map_err(|e| serde_json::to_value(e).unwrap()))
     }
 
     async fn try_request(&mut self, method: &'static str, params: Value) -> Result<Value, Value> {
         self.next_id += 1;
-        let req = Request::build(method).params(params).id(self.next_id).finish();
+        let req = Request::build(method)
+            .params(params)
+            .id(self.next_id)
+            .finish();
         self.call(req).await.expect("a response")
     }
 
@@ -112,7 +122,9 @@ impl Client {
 }
 
 fn pos(text: &str, needle: &str) -> Value {
-    let off = text.find(needle).unwrap_or_else(|| panic!("{needle} not found"));
+    let off = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} not found"));
     let line = text[..off].matches('\n').count();
     let ls = text[..off].rfind('\n').map_or(0, |i| i + 1);
     let col: usize = text[ls..off].chars().map(char::len_utf16).sum();
@@ -135,12 +147,17 @@ async fn diagnostics_are_published_after_open_and_every_change() {
     // A burst of edits: the latest wins.
     let fixed = TRAP.replace("SHUT .", "STOP .");
     for v in 2..6 {
-        c.change(URI, v, if v % 2 == 0 { TRAP } else { &fixed }).await;
+        c.change(URI, v, if v % 2 == 0 { TRAP } else { &fixed })
+            .await;
     }
     c.change(URI, 6, &fixed).await;
     let d = c.diagnostics(URI, 6).await;
     assert!(d.iter().all(|d| d["code"] != "M301"), "{d:?}");
-    c.notify("textDocument/didClose", json!({ "textDocument": { "uri": URI } })).await;
+    c.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": URI } }),
+    )
+    .await;
     let p = c.next("textDocument/publishDiagnostics").await;
     assert_eq!(p["diagnostics"], json!([]));
 }
@@ -149,12 +166,16 @@ async fn diagnostics_are_published_after_open_and_every_change() {
 async fn hover_definition_references_rename() {
     let mut c = Client::start(json!({})).await;
     c.open(URI, TRAP).await;
-    let h = c.request("textDocument/hover", doc_pos(TRAP, "DOOR IS   SHUT")).await;
+    let h = c
+        .request("textDocument/hover", doc_pos(TRAP, "DOOR IS   SHUT"))
+        .await;
     let md = h["contents"]["value"].as_str().unwrap();
     assert!(md.contains("`DOOR IS SHUT`"), "{md}");
     assert_eq!(h["range"]["start"], pos(TRAP, "DOOR IS   SHUT"));
 
-    let d = c.request("textDocument/definition", doc_pos(TRAP, "=    f")).await;
+    let d = c
+        .request("textDocument/definition", doc_pos(TRAP, "=    f"))
+        .await;
     assert_eq!(d[0]["range"]["start"], pos(TRAP, "= DOOR"));
     assert_eq!(d[0]["uri"], URI);
 
@@ -163,7 +184,9 @@ async fn hover_definition_references_rename() {
     let r = c.request("textDocument/references", p).await;
     assert_eq!(r.as_array().unwrap().len(), 3, "{r}");
 
-    let pr = c.request("textDocument/prepareRename", doc_pos(TRAP, "= DOOR")).await;
+    let pr = c
+        .request("textDocument/prepareRename", doc_pos(TRAP, "= DOOR"))
+        .await;
     assert_eq!(pr["start"], pos(TRAP, "= DOOR"));
     let mut p = doc_pos(TRAP, "= DOOR");
     p["newName"] = json!("d");
@@ -178,31 +201,66 @@ async fn hover_definition_references_rename() {
 async fn completion_symbols_folding_tokens_hints_lenses() {
     let mut c = Client::start(json!({})).await;
     c.open(URI, TRAP).await;
-    let items = c.request("textDocument/completion", doc_pos(TRAP, "@    .")).await;
-    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
-    assert!(labels.contains(&"=") && labels.contains(&"IS") && labels.contains(&"DOOR"), "{labels:?}");
+    let items = c
+        .request("textDocument/completion", doc_pos(TRAP, "@    ."))
+        .await;
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"=") && labels.contains(&"IS") && labels.contains(&"DOOR"),
+        "{labels:?}"
+    );
 
     let doc = json!({ "textDocument": { "uri": URI } });
     let syms = c.request("textDocument/documentSymbol", doc.clone()).await;
-    let names: Vec<&str> = syms.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["pack doors", "palette", "glossary", "legend", "level door-trap"]);
+    let names: Vec<&str> = syms
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "pack doors",
+            "palette",
+            "glossary",
+            "legend",
+            "level door-trap"
+        ]
+    );
 
     let folds = c.request("textDocument/foldingRange", doc.clone()).await;
     assert!(folds.as_array().unwrap().len() >= 6);
 
-    let toks = c.request("textDocument/semanticTokens/full", doc.clone()).await;
+    let toks = c
+        .request("textDocument/semanticTokens/full", doc.clone())
+        .await;
     let data = toks["data"].as_array().unwrap();
     assert!(!data.is_empty() && data.len() % 5 == 0);
 
-    let range = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 100, "character": 0 } });
+    let range =
+        json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 100, "character": 0 } });
     let hints = c
-        .request("textDocument/inlayHint", json!({ "textDocument": { "uri": URI }, "range": range }))
+        .request(
+            "textDocument/inlayHint",
+            json!({ "textDocument": { "uri": URI }, "range": range }),
+        )
         .await;
     assert!(hints[0]["label"].as_str().unwrap().contains("DOOR IS SHUT"));
     assert_eq!(hints[0]["position"], pos(TRAP, "\n    MIAU IS"));
 
     let lenses = c.request("textDocument/codeLens", doc.clone()).await;
-    let titles: Vec<&str> = lenses.as_array().unwrap().iter().map(|l| l["command"]["title"].as_str().unwrap()).collect();
+    let titles: Vec<&str> = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
     assert_eq!(titles, ["Check", "Replay solution"]);
     assert_eq!(lenses[0]["command"]["arguments"], json!([URI, "door-trap"]));
 }
@@ -210,7 +268,9 @@ async fn completion_symbols_folding_tokens_hints_lenses() {
 #[tokio::test]
 async fn formatting_and_code_actions() {
     let mut c = Client::start(json!({})).await;
-    let messy = TRAP.replace("  title    \"Door trap\"", "title \"Door trap\"").replace("WIN\n", "WIM\n");
+    let messy = TRAP
+        .replace("  title    \"Door trap\"", "title \"Door trap\"")
+        .replace("WIN\n", "WIM\n");
     c.open(URI, &messy).await;
     let edits = c
         .request("textDocument/formatting", json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }))
@@ -223,10 +283,25 @@ async fn formatting_and_code_actions() {
             json!({ "textDocument": { "uri": URI }, "range": { "start": p, "end": p }, "context": { "diagnostics": [] } }),
         )
         .await;
-    let titles: Vec<&str> = acts.as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap()).collect();
+    let titles: Vec<&str> = acts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
     assert!(titles.contains(&"Replace with WIN"), "{titles:?}");
-    assert!(titles.iter().any(|t| t.starts_with("Declare SHUT and WIM as a pair")), "{titles:?}");
-    let fix = acts.as_array().unwrap().iter().find(|a| a["title"] == "Replace with WIN").unwrap();
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.starts_with("Declare SHUT and WIM as a pair")),
+        "{titles:?}"
+    );
+    let fix = acts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Replace with WIN")
+        .unwrap();
     assert_eq!(fix["edit"]["changes"][URI][0]["newText"], "WIN");
 }
 
@@ -248,42 +323,83 @@ async fn check_commands_report_progress_and_diagnostics() {
     assert_eq!(p["token"], "t1");
     assert_eq!(p["value"]["kind"], "begin");
     let d = c.diagnostics(URI, 1).await;
-    let m410 = d.iter().find(|d| d["code"] == "M410").expect("M410 published");
+    let m410 = d
+        .iter()
+        .find(|d| d["code"] == "M410")
+        .expect("M410 published");
     assert_eq!(m410["range"]["start"], pos(&bad, "\"RRL\""));
     // The level header's hover shows the last check.
-    let h = c.request("textDocument/hover", doc_pos(&bad, "door-trap")).await;
-    assert!(h["contents"]["value"].as_str().unwrap().contains("Last check: failed"), "{h}");
+    let h = c
+        .request("textDocument/hover", doc_pos(&bad, "door-trap"))
+        .await;
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("Last check: failed"),
+        "{h}"
+    );
     // An edit elsewhere keeps the level's result; an edit to the level withdraws it.
     let moved = format!("// a new first line\n{bad}");
     c.change(URI, 2, &moved).await;
     let d = c.diagnostics(URI, 2).await;
-    let m410 = d.iter().find(|d| d["code"] == "M410").expect("still current");
+    let m410 = d
+        .iter()
+        .find(|d| d["code"] == "M410")
+        .expect("still current");
     assert_eq!(m410["range"]["start"], pos(&moved, "\"RRL\""));
     let fixed = moved.replace("\"RRL\"", "\"RRR\"");
     c.change(URI, 3, &fixed).await;
     let d = c.diagnostics(URI, 3).await;
-    assert!(d.iter().all(|d| d["code"] != "M410"), "stale result withdrawn");
+    assert!(
+        d.iter().all(|d| d["code"] != "M410"),
+        "stale result withdrawn"
+    );
     // The pack check and the replay.
     let out = c
-        .request("workspace/executeCommand", json!({ "command": "miau.checkPack", "arguments": [URI] }))
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "miau.checkPack", "arguments": [URI] }),
+        )
         .await;
     assert_eq!(out["levels"][0]["passed"], true, "{out}");
     let out = c
-        .request("workspace/executeCommand", json!({ "command": "miau.replaySolution", "arguments": [URI, "door-trap"] }))
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "miau.replaySolution", "arguments": [URI, "door-trap"] }),
+        )
         .await;
     assert!(out.as_str().unwrap().contains("result: won in 3 turns"));
     // Save runs the pack check in the background.
-    c.notify("textDocument/didSave", json!({ "textDocument": { "uri": URI } })).await;
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": URI } }),
+    )
+    .await;
     let _ = c.diagnostics(URI, 3).await;
-    assert!(c.try_request("workspace/executeCommand", json!({ "command": "miau.nope", "arguments": [] })).await.is_err());
+    assert!(
+        c.try_request(
+            "workspace/executeCommand",
+            json!({ "command": "miau.nope", "arguments": [] })
+        )
+        .await
+        .is_err()
+    );
     // Cancelling a token that isn't running is harmless.
-    c.notify("window/workDoneProgress/cancel", json!({ "token": "t1" })).await;
+    c.notify("window/workDoneProgress/cancel", json!({ "token": "t1" }))
+        .await;
 }
 
 #[tokio::test]
 async fn positions_are_utf16_by_default_and_utf8_when_offered() {
     let text = TRAP.replace("DOOR \"🚪\"", "DOOR \"🚪\" faces up");
-    for (caps, utf8) in [(json!({}), false), (json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }), true)] {
+    for (caps, utf8) in [
+        (json!({}), false),
+        (
+            json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }),
+            true,
+        ),
+    ] {
         let mut c = Client::start(caps).await;
         c.open(URI, &text).await;
         let d = c.diagnostics(URI, 1).await;
@@ -291,10 +407,16 @@ async fn positions_are_utf16_by_default_and_utf8_when_offered() {
         // The entry's span ends after `up`, past the emoji.
         let off = text.find("up\n").unwrap() + 2;
         let ls = text[..off].rfind('\n').unwrap() + 1;
-        let col = if utf8 { off - ls } else { text[ls..off].chars().map(char::len_utf16).sum() };
+        let col = if utf8 {
+            off - ls
+        } else {
+            text[ls..off].chars().map(char::len_utf16).sum()
+        };
         assert_eq!(bad["range"]["end"]["character"], col, "utf8={utf8}: {bad}");
         // Hover on the noun after the emoji-bearing line, and on a position past the line's end.
-        let h = c.request("textDocument/hover", doc_pos(&text, "FLAG \"")).await;
+        let h = c
+            .request("textDocument/hover", doc_pos(&text, "FLAG \""))
+            .await;
         assert!(h["contents"]["value"].as_str().unwrap().contains("FLAG"));
         let far = json!({ "textDocument": { "uri": URI }, "position": { "line": 99999, "character": 99999 } });
         let _ = c.request("textDocument/hover", far).await;
@@ -310,7 +432,11 @@ async fn several_documents_stay_apart() {
     let mut seen = 0;
     while seen < 2 {
         let p = c.next("textDocument/publishDiagnostics").await;
-        let has = p["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "M301");
+        let has = p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "M301");
         if p["uri"] == URI {
             assert!(has);
             seen += 1;

@@ -39,7 +39,11 @@ pub fn check_level(a: &Analysis, id: &str) -> Option<CheckOutcome> {
         codes.dedup();
         let msg = format!(
             "Level {id} wasn't checked: fix its errors first ({}).",
-            if codes.is_empty() { "the engine can't load it".to_string() } else { codes.join(", ") }
+            if codes.is_empty() {
+                "the engine can't load it".to_string()
+            } else {
+                codes.join(", ")
+            }
         );
         return Some(CheckOutcome {
             level: id.to_string(),
@@ -56,7 +60,11 @@ pub fn check_level(a: &Analysis, id: &str) -> Option<CheckOutcome> {
             diagnostics: Vec::new(),
         });
     };
-    let moves: String = solution.text.chars().filter(|c| !c.is_whitespace()).collect();
+    let moves: String = solution
+        .text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
     let n = moves.chars().count();
     let out = std::panic::catch_unwind(|| replay(level, &moves, true, &|_| None)).ok()?;
     let problem = match out.result {

@@ -276,7 +276,11 @@ fn board(a: &Analysis, i: usize, out: &mut Out) {
 fn nouns(a: &Analysis, out: &mut Out) {
     let Some(pack) = a.pack() else { return };
     for e in &pack.palette {
-        out.push(&e.noun.text, CompletionKind::Noun, format!("noun {}", e.glyph));
+        out.push(
+            &e.noun.text,
+            CompletionKind::Noun,
+            format!("noun {}", e.glyph),
+        );
     }
     for l in &pack.levels {
         for o in l.objects.iter().filter(|o| o.kind == Kind::Thing) {
@@ -301,7 +305,11 @@ fn properties(a: &Analysis, level: Option<usize>, out: &mut Out) {
     glossary_words(a, out);
     if let Some(l) = level.and_then(|i| a.level(i)) {
         for au in &l.automata {
-            out.push(&au.property.text, CompletionKind::Property, "automaton property".into());
+            out.push(
+                &au.property.text,
+                CompletionKind::Property,
+                "automaton property".into(),
+            );
         }
         for p in &l.pairs {
             for w in &p.words {

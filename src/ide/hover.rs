@@ -81,7 +81,9 @@ fn word(a: &Analysis, occ: &Occurrence) -> String {
             }
         }
         WordClass::Noun => {
-            if a.pack().is_some_and(|p| p.glossary.iter().any(|g| g.word.text == occ.text)) {
+            if a.pack()
+                .is_some_and(|p| p.glossary.iter().any(|g| g.word.text == occ.text))
+            {
                 property_text(a, occ.level, &occ.text, &mut out);
             } else {
                 noun_text(a, &occ.text, &mut out);
@@ -93,7 +95,10 @@ fn word(a: &Analysis, occ: &Occurrence) -> String {
 
 fn property_text(a: &Analysis, level: Option<usize>, w: &str, out: &mut String) {
     let _ = write!(out, "**{w}** (property)");
-    if let Some(g) = a.pack().and_then(|p| p.glossary.iter().find(|g| g.word.text == w)) {
+    if let Some(g) = a
+        .pack()
+        .and_then(|p| p.glossary.iter().find(|g| g.word.text == w))
+    {
         let _ = write!(out, "\n\n{} (accent {})", g.describe, g.accent);
     } else if let Some(m) = core_meaning(w) {
         let _ = write!(out, "\n\n{m}");
@@ -109,14 +114,22 @@ fn property_text(a: &Analysis, level: Option<usize>, w: &str, out: &mut String) 
         }
         if let Some(p) = l.pairs.iter().find(|p| p.words.iter().any(|x| x.text == w)) {
             let words: Vec<&str> = p.words.iter().map(|x| x.text.as_str()).collect();
-            let _ = write!(out, "\n\nA pair word: `pair {}` ({}).", words.join(" "), p.effect);
+            let _ = write!(
+                out,
+                "\n\nA pair word: `pair {}` ({}).",
+                words.join(" "),
+                p.effect
+            );
         }
     }
 }
 
 fn noun_text(a: &Analysis, noun: &str, out: &mut String) {
     let _ = write!(out, "**{noun}** (noun)");
-    match a.pack().and_then(|p| p.palette.iter().find(|e| e.noun.text == noun)) {
+    match a
+        .pack()
+        .and_then(|p| p.palette.iter().find(|e| e.noun.text == noun))
+    {
         Some(e) => {
             let _ = write!(out, "\n\nGlyph {}", e.glyph);
             if let Some(f) = &e.faces {
@@ -315,7 +328,11 @@ fn legend_key(a: &Analysis, occ: &Occurrence) -> String {
         let _ = write!(out, "\n\nStands for {}.", parts.join(" + "));
     }
     let uses = super::nav::references(a, occ.span.start as usize, false).len();
-    let _ = write!(out, "\n\nUsed in {uses} board cell{}.", if uses == 1 { "" } else { "s" });
+    let _ = write!(
+        out,
+        "\n\nUsed in {uses} board cell{}.",
+        if uses == 1 { "" } else { "s" }
+    );
     out
 }
 
@@ -328,7 +345,11 @@ fn level_header(a: &Analysis, occ: &Occurrence, checks: &BTreeMap<String, String
     if let Some(t) = &level.title {
         let _ = write!(out, " — {t}");
     }
-    let words = level.objects.iter().filter(|o| o.kind == Kind::Word).count();
+    let words = level
+        .objects
+        .iter()
+        .filter(|o| o.kind == Kind::Word)
+        .count();
     let things = level.objects.len() - words;
     let _ = write!(
         out,
@@ -342,7 +363,11 @@ fn level_header(a: &Analysis, occ: &Occurrence, checks: &BTreeMap<String, String
         let _ = write!(out, " Category {}.", c.text);
     }
     if let Some(s) = &level.check.solution {
-        let _ = write!(out, " Recorded solution: {} steps.", s.text.chars().filter(|c| !c.is_whitespace()).count());
+        let _ = write!(
+            out,
+            " Recorded solution: {} steps.",
+            s.text.chars().filter(|c| !c.is_whitespace()).count()
+        );
     }
     let rules = rules_at_reset(a, i);
     if !rules.is_empty() {

@@ -24,8 +24,9 @@ pub use complete::{Completion, CompletionKind, completions};
 pub use hover::{HoverInfo, hover, hover_with_checks};
 pub use nav::{definition, references, rename, rename_range};
 pub use outline::{
-    CodeAction, CodeLens, FoldingRange, InlayHint, SemanticToken, Symbol, SymbolKind, TokenKind, code_actions,
-    code_lenses, document_symbols, folding_ranges, format, inlay_hints, semantic_tokens,
+    CodeAction, CodeLens, FoldingRange, InlayHint, SemanticToken, Symbol, SymbolKind, TokenKind,
+    code_actions, code_lenses, document_symbols, folding_ranges, format, inlay_hints,
+    semantic_tokens,
 };
 
 use crate::analysis::ResetView;
@@ -135,6 +136,15 @@ impl LevelFacts {
 #[derive(Debug, Default)]
 pub struct Cache {
     levels: Mutex<HashMap<u64, Arc<LevelFacts>>>,
+    stage3: Mutex<HashMap<u64, Arc<LevelDiags>>>,
+}
+
+/// The stage 3 diagnostics of one level, with the level's start offset when
+/// they were computed (spans inside the level move with it).
+#[derive(Debug)]
+struct LevelDiags {
+    start: usize,
+    diagnostics: Vec<Diagnostic>,
 }
 
 impl Cache {
@@ -200,18 +210,11 @@ impl Analysis {
         diag::sort(&mut diagnostics);
         diagnostics.dedup();
 
-        let facts = level_facts(text, &file, &pack, cache);
+        let (facts, keys) = level_facts(text, &file, &pack, cache);
         let fatal = diagnostics.iter().any(|d| PACK_FATAL.contains(&d.code()));
         if !fatal {
             let skip = levels_with_errors(&diagnostics);
-            let reset = |level: &Level| {
-                pack.levels
-                    .iter()
-                    .position(|l| std::ptr::eq(l, level))
-                    .and_then(|i| facts.get(i))
-                    .and_then(|f| f.view.clone())
-            };
-            diagnostics.extend(crate::analysis::analyse_with(&pack, &skip, &reset));
+            diagnostics.extend(stage3(text, &file, &pack, &facts, &keys, &skip, cache));
             diag::sort(&mut diagnostics);
             diagnostics.dedup();
         }
@@ -333,7 +336,12 @@ fn levels_with_errors(diags: &[Diagnostic]) -> Vec<String> {
 }
 
 /// The engine facts of every level, from the cache where the level's source is unchanged.
-fn level_facts(text: &str, file: &ast::File, pack: &Pack, cache: &Cache) -> Vec<Arc<LevelFacts>> {
+fn level_facts(
+    text: &str,
+    file: &ast::File,
+    pack: &Pack,
+    cache: &Cache,
+) -> (Vec<Arc<LevelFacts>>, Vec<u64>) {
     let mut legend_hash = DefaultHasher::new();
     for item in &file.items {
         if let Item::Legend(l) = item {
@@ -349,11 +357,10 @@ fn level_facts(text: &str, file: &ast::File, pack: &Pack, cache: &Cache) -> Vec<
             _ => None,
         })
         .collect();
-    let Ok(mut map) = cache.levels.lock() else {
-        return pack.levels.iter().map(|l| Arc::new(LevelFacts::of(l))).collect();
-    };
+    let mut map = cache.levels.lock().unwrap_or_else(|e| e.into_inner());
     let mut fresh = HashMap::new();
     let mut out = Vec::with_capacity(pack.levels.len());
+    let mut keys = Vec::with_capacity(pack.levels.len());
     for (i, level) in pack.levels.iter().enumerate() {
         let mut h = DefaultHasher::new();
         legend_hash.hash(&mut h);
@@ -369,9 +376,143 @@ fn level_facts(text: &str, file: &ast::File, pack: &Pack, cache: &Cache) -> Vec<
         };
         fresh.insert(key, Arc::clone(&facts));
         out.push(facts);
+        keys.push(key);
     }
     *map = fresh;
+    (out, keys)
+}
+
+/// Stage 3 as [`crate::analysis::analyse_with`] runs it, with each level's
+/// checks cached under its source text and everything else those checks read:
+/// the text outside the levels, every word and noun of the pack, and the
+/// level's place. Pack-wide checks and allowances run every time.
+fn stage3(
+    text: &str,
+    file: &ast::File,
+    pack: &Pack,
+    facts: &[Arc<LevelFacts>],
+    keys: &[u64],
+    skip: &[String],
+    cache: &Cache,
+) -> Vec<Diagnostic> {
+    use crate::analysis::{
+        allow, board::LevelCtx, mechanisms, pins, presentation, reset, words, world,
+    };
+    let nouns = words::NounSet::of(pack);
+    let mut out = Vec::new();
+    words::pack_checks(pack, &mut out);
+    presentation::pack_checks(pack, &nouns, &mut out);
+    world::check(pack, &mut out);
+
+    let blocks: Vec<Span> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Level(l) => Some(l.block.whole()),
+            _ => None,
+        })
+        .collect();
+    // Everything the per-level checks read besides the level itself.
+    let header_end = blocks.first().map_or(text.len(), |b| b.start as usize);
+    let mut ctx_hash = DefaultHasher::new();
+    text.get(..header_end).hash(&mut ctx_hash);
+    let mut rest = header_end;
+    for b in &blocks {
+        text.get(rest.min(b.start as usize)..b.start as usize)
+            .hash(&mut ctx_hash);
+        rest = rest.max(b.end as usize);
+    }
+    text.get(rest..).hash(&mut ctx_hash);
+    nouns.all.hash(&mut ctx_hash);
+    let words: std::collections::BTreeSet<&str> = pack
+        .levels
+        .iter()
+        .flat_map(|l| l.objects.iter().map(|o| o.text.as_str()))
+        .collect();
+    words.hash(&mut ctx_hash);
+    let ctx_hash = ctx_hash.finish();
+
+    let mut map = cache.stage3.lock().unwrap_or_else(|e| e.into_inner());
+    let mut fresh = HashMap::new();
+    for (i, level) in pack.levels.iter().enumerate() {
+        if skip.contains(&level.id.text) {
+            continue;
+        }
+        let (Some(block), Some(key)) = (blocks.get(i), keys.get(i)) else {
+            continue;
+        };
+        let start = block.start as usize;
+        let mut h = DefaultHasher::new();
+        (ctx_hash, *key, i, block.end - block.start).hash(&mut h);
+        let key = h.finish();
+        if let Some(c) = map.get(&key) {
+            let delta = start as i64 - c.start as i64;
+            out.extend(c.diagnostics.iter().map(|d| shift_from(d, c.start, delta)));
+            fresh.insert(key, Arc::clone(c));
+            continue;
+        }
+        let view = facts.get(i).and_then(|f| f.view.as_ref());
+        let ctx = LevelCtx::new(pack, level, &nouns, view);
+        let mut d = Vec::new();
+        words::level_checks(&ctx, &mut d);
+        if let Some(v) = view {
+            reset::level_checks(&ctx, v, &mut d);
+        }
+        reset::stack_checks(&ctx, &mut d);
+        pins::level_checks(&ctx, &mut d);
+        mechanisms::level_checks(&ctx, &mut d);
+        presentation::level_checks(&ctx, &mut d);
+        // Only results that point into the level or the unchanged text before
+        // every level can be moved with the level; others are recomputed.
+        let movable = d.iter().all(|x| {
+            spans_of(x).all(|s| {
+                (s.end as usize) <= header_end || block.start <= s.start && s.end <= block.end
+            })
+        });
+        if movable {
+            fresh.insert(
+                key,
+                Arc::new(LevelDiags {
+                    start,
+                    diagnostics: d.clone(),
+                }),
+            );
+        }
+        out.extend(d);
+    }
+    *map = fresh;
+    drop(map);
+    allow::apply(pack, &mut out);
     out
+}
+
+/// Every span a diagnostic carries.
+fn spans_of(d: &Diagnostic) -> impl Iterator<Item = Span> + '_ {
+    std::iter::once(d.span)
+        .chain(d.related.iter().map(|r| r.span))
+        .chain(d.fixes.iter().flat_map(|f| f.edits.iter().map(|e| e.span)))
+}
+
+/// `d` with every span at or after `from` moved by `delta` bytes.
+fn shift_from(d: &Diagnostic, from: usize, delta: i64) -> Diagnostic {
+    let mv = |s: Span| {
+        if (s.start as usize) < from {
+            return s;
+        }
+        let f = |x: u32| (i64::from(x) + delta).max(0) as usize;
+        Span::new(f(s.start), f(s.end))
+    };
+    let mut d = d.clone();
+    d.span = mv(d.span);
+    for r in &mut d.related {
+        r.span = mv(r.span);
+    }
+    for f in &mut d.fixes {
+        for e in &mut f.edits {
+            e.span = mv(e.span);
+        }
+    }
+    d
 }
 
 /// Index every name of the file, in text order.
@@ -486,7 +627,12 @@ fn legend_occurrences(
 }
 
 /// The parts of one board cell, with their spans computed from the cell's text.
-fn cell_occurrences(out: &mut Vec<Occurrence>, cell: &ast::Cell, level: Option<usize>, at: (u32, u32)) {
+fn cell_occurrences(
+    out: &mut Vec<Occurrence>,
+    cell: &ast::Cell,
+    level: Option<usize>,
+    at: (u32, u32),
+) {
     let mut off = cell.span.start as usize;
     let pieces: Vec<&str> = cell.text.split('+').collect();
     for (k, piece) in pieces.iter().enumerate() {
@@ -537,7 +683,12 @@ pub fn key_meaning(a: &Analysis, level: Option<usize>, key: &str) -> Option<KeyM
         things: e
             .things
             .iter()
-            .map(|t| (t.noun.text.clone(), t.channel.as_ref().map(|c| c.text.clone())))
+            .map(|t| {
+                (
+                    t.noun.text.clone(),
+                    t.channel.as_ref().map(|c| c.text.clone()),
+                )
+            })
             .collect(),
         defined_at: Some(e.key.span),
         level,
@@ -567,7 +718,11 @@ pub fn key_meaning(a: &Analysis, level: Option<usize>, key: &str) -> Option<KeyM
 }
 
 /// The objects of level `level` at a cell, of one kind.
-pub(crate) fn objects_at(level: &Level, (x, y): (u32, u32), kind: Kind) -> Vec<&crate::model::Object> {
+pub(crate) fn objects_at(
+    level: &Level,
+    (x, y): (u32, u32),
+    kind: Kind,
+) -> Vec<&crate::model::Object> {
     level
         .objects
         .iter()
@@ -576,7 +731,11 @@ pub(crate) fn objects_at(level: &Level, (x, y): (u32, u32), kind: Kind) -> Vec<&
 }
 
 /// The word class of an uppercase word in a level: `IS`, `AND`, property or noun.
-pub(crate) fn word_class(a: &Analysis, level: Option<usize>, word: &str) -> crate::analysis::board::WordClass {
+pub(crate) fn word_class(
+    a: &Analysis,
+    level: Option<usize>,
+    word: &str,
+) -> crate::analysis::board::WordClass {
     use crate::analysis::board::{CORE_PROPERTIES, FEATURE_PROPERTIES, WordClass};
     match word {
         "IS" => WordClass::Is,

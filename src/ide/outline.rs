@@ -41,7 +41,13 @@ pub struct Symbol {
     pub children: Vec<Symbol>,
 }
 
-fn sym(name: &str, detail: Option<String>, kind: SymbolKind, span: Span, selection: Span) -> Symbol {
+fn sym(
+    name: &str,
+    detail: Option<String>,
+    kind: SymbolKind,
+    span: Span,
+    selection: Span,
+) -> Symbol {
     Symbol {
         name: name.to_string(),
         detail,
@@ -49,14 +55,23 @@ fn sym(name: &str, detail: Option<String>, kind: SymbolKind, span: Span, selecti
         span,
         selection: Span::new(
             selection.start.max(span.start) as usize,
-            selection.end.min(span.end).max(selection.start.max(span.start)) as usize,
+            selection
+                .end
+                .min(span.end)
+                .max(selection.start.max(span.start)) as usize,
         ),
         children: Vec::new(),
     }
 }
 
 fn legend_symbol(l: &crate::syntax::ast::Legend) -> Symbol {
-    let mut s = sym("legend", None, SymbolKind::Block, l.block.whole(), l.block.header);
+    let mut s = sym(
+        "legend",
+        None,
+        SymbolKind::Block,
+        l.block.whole(),
+        l.block.header,
+    );
     for e in &l.entries {
         let meaning: Vec<&str> = e.things.iter().map(|t| t.noun.text.as_str()).collect();
         s.children.push(sym(
@@ -86,7 +101,13 @@ pub fn document_symbols(a: &Analysis) -> Vec<Symbol> {
     for item in &a.file().items {
         match item {
             Item::Palette(p) => {
-                let mut s = sym("palette", None, SymbolKind::Block, p.block.whole(), p.block.header);
+                let mut s = sym(
+                    "palette",
+                    None,
+                    SymbolKind::Block,
+                    p.block.whole(),
+                    p.block.header,
+                );
                 for e in &p.entries {
                     s.children.push(sym(
                         &e.noun.text,
@@ -99,7 +120,13 @@ pub fn document_symbols(a: &Analysis) -> Vec<Symbol> {
                 out.push(s);
             }
             Item::Glossary(g) => {
-                let mut s = sym("glossary", None, SymbolKind::Block, g.block.whole(), g.block.header);
+                let mut s = sym(
+                    "glossary",
+                    None,
+                    SymbolKind::Block,
+                    g.block.whole(),
+                    g.block.header,
+                );
                 for e in &g.entries {
                     s.children.push(sym(
                         &e.word.text,
@@ -190,7 +217,11 @@ pub fn folding_ranges(a: &Analysis) -> Vec<FoldingRange> {
             Some((s, _, l)) if line == l + 1 => Some((s, c.span.end as usize, line)),
             Some((s, e, l)) => {
                 if idx.line_of(s) < l {
-                    out.push(FoldingRange { start: s, end: e, comment: true });
+                    out.push(FoldingRange {
+                        start: s,
+                        end: e,
+                        comment: true,
+                    });
                 }
                 Some((c.span.start as usize, c.span.end as usize, line))
             }
@@ -199,7 +230,11 @@ pub fn folding_ranges(a: &Analysis) -> Vec<FoldingRange> {
     }
     if let Some((s, e, l)) = run {
         if idx.line_of(s) < l {
-            out.push(FoldingRange { start: s, end: e, comment: true });
+            out.push(FoldingRange {
+                start: s,
+                end: e,
+                comment: true,
+            });
         }
     }
     out.sort_by_key(|f| (f.start, f.end));
@@ -269,9 +304,7 @@ fn word_kind(a: &Analysis, level: Option<usize>, w: &str) -> TokenKind {
     match word_class(a, level, w) {
         WordClass::Is => TokenKind::Is,
         WordClass::And => TokenKind::And,
-        WordClass::Property
-            if CORE_PROPERTIES.contains(&w) || FEATURE_PROPERTIES.contains(&w) =>
-        {
+        WordClass::Property if CORE_PROPERTIES.contains(&w) || FEATURE_PROPERTIES.contains(&w) => {
             TokenKind::Property
         }
         WordClass::Property => TokenKind::CustomProperty,
@@ -401,11 +434,20 @@ fn declare_pair(a: &Analysis, k: usize) -> Option<CodeAction> {
         .stmts
         .first()
         .map(|s| {
-            let ls = a.index().line_start(a.index().line_of(s.keyword.start as usize)).unwrap_or(0);
-            text.get(ls..s.keyword.start as usize).unwrap_or("  ").to_string()
+            let ls = a
+                .index()
+                .line_start(a.index().line_of(s.keyword.start as usize))
+                .unwrap_or(0);
+            text.get(ls..s.keyword.start as usize)
+                .unwrap_or("  ")
+                .to_string()
         })
         .unwrap_or_else(|| "  ".into());
-    let (x, y) = if other < word { (other, word) } else { (word, other) };
+    let (x, y) = if other < word {
+        (other, word)
+    } else {
+        (word, other)
+    };
     Some(CodeAction {
         title: format!("Declare {x} and {y} as a pair (changes how the level plays)"),
         edits: vec![TextEdit {

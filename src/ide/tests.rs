@@ -18,7 +18,11 @@ fn analysis() -> Analysis {
 #[test]
 fn diagnostics_include_the_noun_trap() {
     let a = analysis();
-    let m301: Vec<_> = a.diagnostics().iter().filter(|d| d.code() == "M301").collect();
+    let m301: Vec<_> = a
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code() == "M301")
+        .collect();
     assert_eq!(m301.len(), 1, "{:#?}", a.diagnostics());
     assert_eq!(a.slice(m301[0].span), "SHUT");
 }
@@ -28,14 +32,27 @@ fn hover_on_a_word_names_its_sentences_and_rules() {
     let a = analysis();
     let h = hover(&a, at(TRAP, "DOOR IS   SHUT", 0) + 1).expect("hover");
     assert!(h.markdown.contains("`DOOR IS SHUT`"), "{}", h.markdown);
-    assert!(h.markdown.contains("`DOOR IS SHUT` (row 2, columns 0 to 2)"), "{}", h.markdown);
+    assert!(
+        h.markdown
+            .contains("`DOOR IS SHUT` (row 2, columns 0 to 2)"),
+        "{}",
+        h.markdown
+    );
     assert!(h.markdown.contains("Down: no sentence"), "{}", h.markdown);
-    assert!(h.markdown.contains("pinned") || h.markdown.contains("Pinned"), "{}", h.markdown);
+    assert!(
+        h.markdown.contains("pinned") || h.markdown.contains("Pinned"),
+        "{}",
+        h.markdown
+    );
     assert_eq!(a.slice(h.span), "DOOR");
     // IS shows both axes.
     let is = at(TRAP, "IS   YOU", 0);
     let h = hover(&a, is).expect("hover on IS");
-    assert!(h.markdown.contains("Across: `MIAU IS YOU`"), "{}", h.markdown);
+    assert!(
+        h.markdown.contains("Across: `MIAU IS YOU`"),
+        "{}",
+        h.markdown
+    );
     assert!(h.markdown.contains("Down:"), "{}", h.markdown);
 }
 
@@ -44,12 +61,20 @@ fn hover_on_things_keys_properties_and_levels() {
     let a = analysis();
     // The `@` on the board: MIAU with YOU at reset.
     let h = hover(&a, at(TRAP, "@    .", 0)).expect("thing");
-    assert!(h.markdown.contains("MIAU") && h.markdown.contains("YOU at reset"), "{}", h.markdown);
+    assert!(
+        h.markdown.contains("MIAU") && h.markdown.contains("YOU at reset"),
+        "{}",
+        h.markdown
+    );
     assert!(h.markdown.contains("🐈"), "{}", h.markdown);
     // The legend key definition.
     let h = hover(&a, at(TRAP, "= DOOR", 0)).expect("legend key");
     assert!(h.markdown.contains("Stands for 🚪 DOOR"), "{}", h.markdown);
-    assert!(h.markdown.contains("Used in 1 board cell"), "{}", h.markdown);
+    assert!(
+        h.markdown.contains("Used in 1 board cell"),
+        "{}",
+        h.markdown
+    );
     // A glossary property and a core property.
     let h = hover(&a, at(TRAP, "TICK", 0)).expect("glossary");
     assert!(h.markdown.contains("Repeats its steps"), "{}", h.markdown);
@@ -101,15 +126,26 @@ fn rename_a_legend_key_everywhere() {
     let b = Analysis::new(&text, 1 << 20);
     assert!(b.diagnostics().iter().all(|d| d.code() != "M109"));
     assert!(rename(&a, at(TRAP, "= DOOR", 0), "Door").is_err());
-    assert!(rename(&a, at(TRAP, "= DOOR", 0), "f").is_err(), "f is taken");
-    assert!(rename(&a, at(TRAP, "DOOR IS   SHUT", 0), "x").is_err(), "words aren't keys");
+    assert!(
+        rename(&a, at(TRAP, "= DOOR", 0), "f").is_err(),
+        "f is taken"
+    );
+    assert!(
+        rename(&a, at(TRAP, "DOOR IS   SHUT", 0), "x").is_err(),
+        "words aren't keys"
+    );
     assert!(rename_range(&a, at(TRAP, "= DOOR", 0)).is_some());
 }
 
 #[test]
 fn completions_by_context() {
     let a = analysis();
-    let labels = |off| completions(&a, off).into_iter().map(|c| c.label).collect::<Vec<_>>();
+    let labels = |off| {
+        completions(&a, off)
+            .into_iter()
+            .map(|c| c.label)
+            .collect::<Vec<_>>()
+    };
     // In a board: keys, nouns and words.
     let board = at(TRAP, "@    .", 0);
     let l = labels(board);
@@ -118,7 +154,10 @@ fn completions_by_context() {
     }
     // At the start of a level statement: keywords.
     let l = labels(at(TRAP, "category required", 0));
-    assert!(l.contains(&"automaton".to_string()) && l.contains(&"board".to_string()), "{l:?}");
+    assert!(
+        l.contains(&"automaton".to_string()) && l.contains(&"board".to_string()),
+        "{l:?}"
+    );
     // After `category `: the categories.
     let l = labels(at(TRAP, "required", 0));
     assert_eq!(l, ["required", "optional", "challenge"]);
@@ -128,11 +167,17 @@ fn completions_by_context() {
     let l = labels(at(TRAP, "DOOR\n  f", 0));
     assert!(l.contains(&"FLAG".to_string()), "{l:?}");
     // Automaton steps inside a pattern string.
-    let text = TRAP.replace("  solution \"RRR\"\n", "  automaton a-b property TICK subject DOOR pattern \"L\n");
+    let text = TRAP.replace(
+        "  solution \"RRR\"\n",
+        "  automaton a-b property TICK subject DOOR pattern \"L\n",
+    );
     let b = Analysis::new(&text, 1 << 20);
     let off = at(&text, "pattern \"L", 0) + 10;
     let l: Vec<String> = completions(&b, off).into_iter().map(|c| c.label).collect();
-    assert!(l.contains(&"U".to_string()) && l.contains(&"W".to_string()), "{l:?}");
+    assert!(
+        l.contains(&"U".to_string()) && l.contains(&"W".to_string()),
+        "{l:?}"
+    );
 }
 
 #[test]
@@ -140,14 +185,28 @@ fn outline_folding_tokens_hints_lenses() {
     let a = analysis();
     let syms = document_symbols(&a);
     let names: Vec<&str> = syms.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["pack doors", "palette", "glossary", "legend", "level door-trap"]);
-    assert_eq!(syms[4].children.last().map(|c| c.name.as_str()), Some("board"));
+    assert_eq!(
+        names,
+        [
+            "pack doors",
+            "palette",
+            "glossary",
+            "legend",
+            "level door-trap"
+        ]
+    );
+    assert_eq!(
+        syms[4].children.last().map(|c| c.name.as_str()),
+        Some("board")
+    );
     let folds = folding_ranges(&a);
     assert!(folds.len() >= 6, "{folds:?}");
     let toks = semantic_tokens(&a);
     let kind_of = |needle: &str, nth| {
         let off = at(TRAP, needle, nth);
-        toks.iter().find(|t| t.span.start as usize == off).map(|t| t.kind)
+        toks.iter()
+            .find(|t| t.span.start as usize == off)
+            .map(|t| t.kind)
     };
     assert_eq!(kind_of("IS   YOU", 0), Some(TokenKind::Is));
     assert_eq!(kind_of("YOU  .", 0), Some(TokenKind::Property));
@@ -170,8 +229,15 @@ fn code_actions_carry_the_fixes() {
     let acts = code_actions(&a, Span::new(off, off));
     assert!(acts.iter().any(|c| c.title.contains("WIN")), "{acts:?}");
     // Two undeclared words in one level: declare them as a pair.
-    let acts = code_actions(&a, Span::new(at(&text, "SHUT .", 0), at(&text, "SHUT .", 0)));
-    assert!(acts.iter().any(|c| c.title.starts_with("Declare SHUT and WIM as a pair")), "{acts:?}");
+    let acts = code_actions(
+        &a,
+        Span::new(at(&text, "SHUT .", 0), at(&text, "SHUT .", 0)),
+    );
+    assert!(
+        acts.iter()
+            .any(|c| c.title.starts_with("Declare SHUT and WIM as a pair")),
+        "{acts:?}"
+    );
 }
 
 #[test]
@@ -196,7 +262,11 @@ fn check_replays_the_solution() {
     let bad = check_level(&b, "door-trap").unwrap();
     assert!(!bad.passed);
     assert_eq!(bad.diagnostics[0].code(), "M410");
-    assert!(replay_level(&a, "door-trap").unwrap().contains("result: won in 3 turns"));
+    assert!(
+        replay_level(&a, "door-trap")
+            .unwrap()
+            .contains("result: won in 3 turns")
+    );
     assert!(check_level(&a, "nope").is_none());
 }
 
@@ -210,7 +280,11 @@ fn cache_reuses_unchanged_levels() {
     assert_eq!(cache.len(), 1);
     assert_eq!(
         b.diagnostics().iter().map(|d| d.code()).collect::<Vec<_>>(),
-        analysis().diagnostics().iter().map(|d| d.code()).collect::<Vec<_>>()
+        analysis()
+            .diagnostics()
+            .iter()
+            .map(|d| d.code())
+            .collect::<Vec<_>>()
     );
 }
 
@@ -233,10 +307,46 @@ fn never_panics_on_any_offset_or_text() {
             let _ = completions(&a, off);
             let _ = rename(&a, off, "zz");
         }
-        let _ = (document_symbols(&a), folding_ranges(&a), semantic_tokens(&a));
+        let _ = (
+            document_symbols(&a),
+            folding_ranges(&a),
+            semantic_tokens(&a),
+        );
         let _ = (inlay_hints(&a), code_lenses(&a), format(&a));
         let _ = code_actions(&a, Span::new(0, t.len()));
     }
     let big = Analysis::new(&"x".repeat(100), 10);
     assert_eq!(big.too_large(), Some(100));
+}
+
+/// The cached pipeline must give exactly what `compile::analyse` gives, edit after edit.
+#[test]
+fn cached_analysis_matches_the_pipeline_under_edits() {
+    let packs = [
+        TRAP.to_string(),
+        include_str!("../../packs/crate-works.miau").to_string(),
+        include_str!("../../packs/clockwork.miau").to_string(),
+    ];
+    for base in packs {
+        let cache = Cache::new();
+        let mut text = base.clone();
+        // Edits: grow a level, shrink it, break a word, change a hint, insert lines above.
+        let edits: Vec<Box<dyn Fn(&str) -> String>> = vec![
+            Box::new(|t: &str| t.replacen("IS", "IZ", 1)),
+            Box::new(|t: &str| t.replacen("IZ", "IS", 1)),
+            Box::new(|t: &str| t.replacen("hint", "hint ", 1)),
+            Box::new(|t: &str| format!("// top\n{t}")),
+            Box::new(|t: &str| t.replacen("WIN", "WIN!", 1)),
+            Box::new(|t: &str| t.replacen("required", "optional", 1)),
+            Box::new(|t: &str| t.replacen("title", "title ", 2)),
+            Box::new(|t: &str| t.replacen("{\n", "{\n\n", 3)),
+            Box::new(|t: &str| t.replacen("legend {\n", "legend {\n  ! ROCK\n", 1)),
+        ];
+        for (k, e) in edits.iter().enumerate() {
+            text = e(&text);
+            let a = Analysis::with_cache(&text, usize::MAX, &cache);
+            let want = crate::compile::analyse(&text, crate::compile::SourceKind::Miau).diagnostics;
+            assert_eq!(a.diagnostics(), want.as_slice(), "edit {k}");
+        }
+    }
 }

@@ -70,7 +70,12 @@ pub fn offset_of(a: &Analysis, pos: lsp::Position, enc: Encoding) -> usize {
 const UNNECESSARY: &[&str] = &["M115", "M231", "M303", "M305", "M332"];
 
 /// A core diagnostic as a protocol diagnostic, linked to its `miauc explain` page.
-pub fn lsp_diagnostic(uri: &lsp::Uri, a: &Analysis, d: &Diagnostic, enc: Encoding) -> lsp::Diagnostic {
+pub fn lsp_diagnostic(
+    uri: &lsp::Uri,
+    a: &Analysis,
+    d: &Diagnostic,
+    enc: Encoding,
+) -> lsp::Diagnostic {
     let severity = match d.severity {
         Severity::Error => lsp::DiagnosticSeverity::ERROR,
         Severity::Warning => lsp::DiagnosticSeverity::WARNING,

@@ -220,7 +220,9 @@ impl Backend {
         loop {
             let (seq, text, cache, ready) = {
                 let mut st = self.lock();
-                let Some(doc) = st.docs.get_mut(&key) else { return };
+                let Some(doc) = st.docs.get_mut(&key) else {
+                    return;
+                };
                 if doc.running || doc.published_seq == doc.seq {
                     return;
                 }
@@ -231,18 +233,27 @@ impl Backend {
                     .filter(|_| doc.analysed_seq == doc.seq)
                     .cloned();
                 doc.running = ready.is_none();
-                (doc.seq, Arc::clone(&doc.text), Arc::clone(&doc.cache), ready)
+                (
+                    doc.seq,
+                    Arc::clone(&doc.text),
+                    Arc::clone(&doc.cache),
+                    ready,
+                )
             };
             let result = match ready {
                 Some(a) => Ok(a),
-                None => tokio::task::spawn_blocking(move || {
-                    Arc::new(Analysis::with_cache(&text, MAX_DOCUMENT_BYTES, &cache))
-                })
-                .await,
+                None => {
+                    tokio::task::spawn_blocking(move || {
+                        Arc::new(Analysis::with_cache(&text, MAX_DOCUMENT_BYTES, &cache))
+                    })
+                    .await
+                }
             };
             let current = {
                 let mut st = self.lock();
-                let Some(doc) = st.docs.get_mut(&key) else { return };
+                let Some(doc) = st.docs.get_mut(&key) else {
+                    return;
+                };
                 doc.running = false;
                 match result {
                     Ok(a) => {
@@ -273,7 +284,9 @@ impl Backend {
         let (uri, version, diagnostics) = {
             let st = self.lock();
             let Some(doc) = st.docs.get(key) else { return };
-            let Some(a) = doc.analysis.clone() else { return };
+            let Some(a) = doc.analysis.clone() else {
+                return;
+            };
             let mut out: Vec<tower_lsp_server::ls_types::Diagnostic> = a
                 .diagnostics()
                 .iter()
@@ -292,7 +305,9 @@ impl Backend {
             }
             for (id, s4) in &doc.stage4 {
                 let Some(i) = a.level_index(id) else { continue };
-                let Some((key, start)) = level_key(&a, i) else { continue };
+                let Some((key, start)) = level_key(&a, i) else {
+                    continue;
+                };
                 if key != s4.key {
                     continue;
                 }
@@ -384,8 +399,12 @@ impl Backend {
                 break;
             }
             if let Some(p) = &progress {
-                p.report_with_message(format!("{id} ({}/{})", n + 1, ids.len()), (n * 100 / total) as u32, None)
-                    .await;
+                p.report_with_message(
+                    format!("{id} ({}/{})", n + 1, ids.len()),
+                    (n * 100 / total) as u32,
+                    None,
+                )
+                .await;
             }
             let (a2, id2) = (Arc::clone(&a), id.clone());
             let Ok(Some(outcome)) =
@@ -418,10 +437,16 @@ impl Backend {
     }
 
     fn store_outcome(&self, uri: &Uri, a: &Analysis, o: &ide::CheckOutcome) {
-        let Some(i) = a.level_index(&o.level) else { return };
-        let Some((key, start)) = level_key(a, i) else { return };
+        let Some(i) = a.level_index(&o.level) else {
+            return;
+        };
+        let Some((key, start)) = level_key(a, i) else {
+            return;
+        };
         let mut st = self.lock();
-        let Some(doc) = st.docs.get_mut(uri.as_str()) else { return };
+        let Some(doc) = st.docs.get_mut(uri.as_str()) else {
+            return;
+        };
         doc.stage4.insert(
             o.level.clone(),
             Stage4 {
@@ -435,7 +460,11 @@ impl Backend {
         );
         doc.checks.insert(
             o.level.clone(),
-            format!("{} — {}", if o.passed { "passed" } else { "failed" }, o.summary),
+            format!(
+                "{} — {}",
+                if o.passed { "passed" } else { "failed" },
+                o.summary
+            ),
         );
     }
 
@@ -560,7 +589,10 @@ impl LanguageServer for MiauServer {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.0.lock().docs.remove(uri.as_str());
-        self.0.client.publish_diagnostics(uri, Vec::new(), None).await;
+        self.0
+            .client
+            .publish_diagnostics(uri, Vec::new(), None)
+            .await;
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
@@ -753,10 +785,8 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
-        Ok(
-            ide::rename_range(&a, offset_of(&a, params.position, enc))
-                .map(|s| PrepareRenameResponse::Range(lsp_range(&a, s, enc))),
-        )
+        Ok(ide::rename_range(&a, offset_of(&a, params.position, enc))
+            .map(|s| PrepareRenameResponse::Range(lsp_range(&a, s, enc))))
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
@@ -871,7 +901,11 @@ impl LanguageServer for MiauServer {
                 continue;
             }
             let delta_line = s.line - line;
-            let delta_start = if delta_line == 0 { s.character - col } else { s.character };
+            let delta_start = if delta_line == 0 {
+                s.character - col
+            } else {
+                s.character
+            };
             data.push(SemanticToken {
                 delta_line,
                 delta_start,
@@ -938,7 +972,11 @@ impl LanguageServer for MiauServer {
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
 fn symbol(a: &Analysis, s: &ide::Symbol, enc: Encoding) -> DocumentSymbol {
     DocumentSymbol {
-        name: if s.name.is_empty() { "?".into() } else { s.name.clone() },
+        name: if s.name.is_empty() {
+            "?".into()
+        } else {
+            s.name.clone()
+        },
         detail: s.detail.clone(),
         kind: match s.kind {
             ide::SymbolKind::Pack => SymbolKind::PACKAGE,
@@ -985,8 +1023,8 @@ fn capabilities(utf8: bool) -> ServerCapabilities {
         }),
         document_symbol_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
-        semantic_tokens_provider: Some(
-            SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
                 legend: SemanticTokensLegend {
                     token_types: TOKEN_TYPES.to_vec(),
                     token_modifiers: TOKEN_MODIFIERS.to_vec(),
@@ -994,8 +1032,8 @@ fn capabilities(utf8: bool) -> ServerCapabilities {
                 full: Some(SemanticTokensFullOptions::Bool(true)),
                 range: None,
                 work_done_progress_options: Default::default(),
-            }),
-        ),
+            },
+        )),
         document_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         inlay_hint_provider: Some(OneOf::Left(true)),
@@ -1022,7 +1060,10 @@ fn capabilities(utf8: bool) -> ServerCapabilities {
 /// Build the service, for in-process tests and for [`run_stdio`].
 pub fn service() -> (LspService<MiauServer>, tower_lsp_server::ClientSocket) {
     LspService::build(|client| MiauServer(Arc::new(Backend::new(client))))
-        .custom_method("window/workDoneProgress/cancel", MiauServer::cancel_progress)
+        .custom_method(
+            "window/workDoneProgress/cancel",
+            MiauServer::cancel_progress,
+        )
         .finish()
 }
 
