@@ -119,7 +119,7 @@ impl LevelFacts {
             let bits = game.props(&state);
             let mut out = BTreeMap::new();
             for (i, b) in bits.iter().enumerate() {
-                if let Some(e) = u16::try_from(i).ok() {
+                if let Ok(e) = u16::try_from(i) {
                     let names = game.prop_names(*b).iter().map(|s| s.to_string()).collect();
                     out.insert(game.id(e as _).to_string(), names);
                 }

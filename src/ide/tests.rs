@@ -331,7 +331,8 @@ fn cached_analysis_matches_the_pipeline_under_edits() {
         let cache = Cache::new();
         let mut text = base.clone();
         // Edits: grow a level, shrink it, break a word, change a hint, insert lines above.
-        let edits: Vec<Box<dyn Fn(&str) -> String>> = vec![
+        type Edit = Box<dyn Fn(&str) -> String>;
+        let edits: Vec<Edit> = vec![
             Box::new(|t: &str| t.replacen("IS", "IZ", 1)),
             Box::new(|t: &str| t.replacen("IZ", "IS", 1)),
             Box::new(|t: &str| t.replacen("hint", "hint ", 1)),
