@@ -38,7 +38,7 @@ impl Client {
         let init = c
             .request(
                 "initialize",
-                json!({ "capabilities": capabilities, "workspaceFolders": [{ "uri": "file:///work", "name": "work" }] }),
+                json!({ "capabilities": capabilities, "workspaceFolders": [{ "uri": "file:///nonexistent-miau-workspace", "name": "none" }] }),
             )
             .await;
         assert!(init["capabilities"]["hoverProvider"].as_bool().unwrap());
@@ -451,4 +451,77 @@ async fn several_documents_stay_apart() {
     )
     .await;
     assert_eq!(c.request("shutdown", Value::Null).await, Value::Null);
+}
+
+#[tokio::test]
+async fn workspace_folders_are_scanned_for_packs() {
+    let dir = std::env::temp_dir().join(format!("miau-ws-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/doors.miau"), TRAP).unwrap();
+    let (service, socket) = miau::lsp::service();
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut socket = socket;
+        while let Some(req) = socket.next().await {
+            let _ = tx.send(req);
+        }
+    });
+    let mut c = Client {
+        service,
+        from_server: rx,
+        next_id: 0,
+    };
+    let folder = format!("file://{}", dir.display());
+    c.request(
+        "initialize",
+        json!({ "capabilities": {}, "workspaceFolders": [{ "uri": folder, "name": "ws" }] }),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    let p = c.next("textDocument/publishDiagnostics").await;
+    assert!(
+        p["uri"].as_str().unwrap().ends_with("sub/doors.miau"),
+        "{p}"
+    );
+    assert!(
+        p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "M301")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_running_check_can_be_cancelled() {
+    let mut c = Client::start(json!({})).await;
+    // Many levels, so the check is still running when the cancel arrives.
+    let level_start = TRAP.find("level door-trap").unwrap();
+    let mut text = TRAP.to_string();
+    for i in 0..60 {
+        text.push_str(&TRAP[level_start..].replace("door-trap", &format!("door-trap-{i}")));
+    }
+    c.open(URI, &text).await;
+    let _ = c.diagnostics(URI, 1).await;
+    c.next_id += 1;
+    let req = Request::build("workspace/executeCommand")
+        .params(json!({ "command": "miau.checkPack", "arguments": [URI], "workDoneToken": "big" }))
+        .id(c.next_id)
+        .finish();
+    let fut = c.service.ready().await.unwrap().call(req);
+    let running = tokio::spawn(fut);
+    loop {
+        let p = c.next("$/progress").await;
+        if p["token"] == "big" {
+            break;
+        }
+    }
+    c.notify("window/workDoneProgress/cancel", json!({ "token": "big" }))
+        .await;
+    let resp = running.await.unwrap().unwrap().unwrap();
+    let (_, body) = resp.into_parts();
+    let out = body.unwrap();
+    assert_eq!(out["cancelled"], true, "{out}");
+    assert!(out["levels"].as_array().unwrap().len() < 61);
 }

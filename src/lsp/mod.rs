@@ -483,6 +483,84 @@ impl Backend {
     }
 }
 
+/// At most this many `.miau` files of the workspace folders are analysed when the server starts.
+const MAX_WORKSPACE_FILES: usize = 256;
+
+impl Backend {
+    /// Publish diagnostics for the `.miau` files of the workspace folders that
+    /// aren't open, so problems show before their files are.
+    async fn scan_folders(&self) {
+        let folders: Vec<std::path::PathBuf> = self
+            .lock()
+            .folders
+            .iter()
+            .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
+            .collect();
+        let files = tokio::task::spawn_blocking(move || {
+            let mut out = Vec::new();
+            for f in folders {
+                find_sources(&f, 0, &mut out);
+            }
+            out.sort();
+            out
+        })
+        .await
+        .unwrap_or_default();
+        let enc = self.enc();
+        for path in files {
+            let Some(uri) = Uri::from_file_path(&path) else {
+                continue;
+            };
+            if self.lock().docs.contains_key(uri.as_str()) {
+                continue;
+            }
+            let analysed = tokio::task::spawn_blocking(move || {
+                let bytes = std::fs::read(&path).ok()?;
+                if bytes.len() > MAX_DOCUMENT_BYTES {
+                    return None;
+                }
+                let (text, _) = crate::compile::decode(&bytes);
+                Some(Analysis::new(&text, MAX_DOCUMENT_BYTES))
+            })
+            .await;
+            let Ok(Some(a)) = analysed else { continue };
+            // An editor may have opened the file meanwhile; its own analysis wins.
+            if self.lock().docs.contains_key(uri.as_str()) {
+                continue;
+            }
+            let diags = a
+                .diagnostics()
+                .iter()
+                .map(|d| lsp_diagnostic(&uri, &a, d, enc))
+                .collect();
+            self.client.publish_diagnostics(uri, diags, None).await;
+        }
+    }
+}
+
+/// Collect `.miau` files under `dir` (not following hidden directories or
+/// `target`), up to [`MAX_WORKSPACE_FILES`] and a depth of 8.
+fn find_sources(dir: &std::path::Path, depth: usize, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if out.len() >= MAX_WORKSPACE_FILES {
+            return;
+        }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if path.is_dir() {
+            if depth < 8 && !name.starts_with('.') && name != "target" && name != "node_modules" {
+                find_sources(&path, depth + 1, out);
+            }
+        } else if name.ends_with(".miau") {
+            out.push(path);
+        }
+    }
+}
+
 /// The protocol handlers over a shared [`Backend`].
 pub struct MiauServer(Arc<Backend>);
 
@@ -543,6 +621,11 @@ impl LanguageServer for MiauServer {
             }),
             offset_encoding: None,
         })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let this = Arc::clone(&self.0);
+        tokio::spawn(async move { this.scan_folders().await });
     }
 
     async fn shutdown(&self) -> Result<()> {
