@@ -458,6 +458,8 @@ async fn workspace_folders_are_scanned_for_packs() {
     let dir = std::env::temp_dir().join(format!("miau-ws-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("sub/doors.miau"), TRAP).unwrap();
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::write(dir.join("docs/diagnostics.md"), "# Diagnostics\n").unwrap();
     let (service, socket) = miau::lsp::service();
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {

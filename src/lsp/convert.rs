@@ -69,12 +69,14 @@ pub fn offset_of(a: &Analysis, pos: lsp::Position, enc: Encoding) -> usize {
 /// Codes whose diagnostics are about unused declarations: editors fade them.
 const UNNECESSARY: &[&str] = &["M115", "M231", "M303", "M305", "M332"];
 
-/// A core diagnostic as a protocol diagnostic, linked to its `miauc explain` page.
+/// A core diagnostic as a protocol diagnostic, linked to its page in
+/// `docs/diagnostics.md` when the server knows where that is (`docs`).
 pub fn lsp_diagnostic(
     uri: &lsp::Uri,
     a: &Analysis,
     d: &Diagnostic,
     enc: Encoding,
+    docs: Option<&str>,
 ) -> lsp::Diagnostic {
     let severity = match d.severity {
         Severity::Error => lsp::DiagnosticSeverity::ERROR,
@@ -93,17 +95,14 @@ pub fn lsp_diagnostic(
             message: r.label.clone(),
         })
         .collect::<Vec<_>>();
-    let href = format!(
-        "https://github.com/miau-is-true/miau/blob/main/docs/diagnostics.md#{}",
-        d.code().to_ascii_lowercase()
-    );
+    // The page's heading is `### M301 undeclared-property-word`.
+    let href = docs.map(|base| format!("{base}#{}-{}", d.code().to_ascii_lowercase(), d.name()));
     lsp::Diagnostic {
         range: lsp_range(a, d.span, enc),
         severity: Some(severity),
         code: Some(lsp::NumberOrString::String(d.code().to_string())),
         code_description: href
-            .parse::<lsp::Uri>()
-            .ok()
+            .and_then(|h| h.parse::<lsp::Uri>().ok())
             .map(|href| lsp::CodeDescription { href }),
         source: Some("miau".into()),
         message: d.message.clone(),

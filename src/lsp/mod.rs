@@ -114,6 +114,8 @@ pub struct Backend {
     seq: AtomicU64,
     utf8: AtomicBool,
     client_progress: AtomicBool,
+    /// Where `docs/diagnostics.md` is, for links from diagnostics.
+    docs: Mutex<Option<String>>,
 }
 
 /// Sets the flag when dropped, so that a check whose request was cancelled stops.
@@ -159,12 +161,17 @@ impl Backend {
             seq: AtomicU64::new(0),
             utf8: AtomicBool::new(false),
             client_progress: AtomicBool::new(false),
+            docs: Mutex::new(None),
         }
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic elsewhere must not wedge every later request.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn docs_url(&self) -> Option<String> {
+        self.docs.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     fn enc(&self) -> Encoding {
@@ -281,6 +288,7 @@ impl Backend {
     /// Publish stages 1–3 plus the still-current stage 4 diagnostics of a document.
     async fn publish(&self, key: &str) {
         let enc = self.enc();
+        let docs = self.docs_url();
         let (uri, version, diagnostics) = {
             let st = self.lock();
             let Some(doc) = st.docs.get(key) else { return };
@@ -290,7 +298,7 @@ impl Backend {
             let mut out: Vec<tower_lsp_server::ls_types::Diagnostic> = a
                 .diagnostics()
                 .iter()
-                .map(|d| lsp_diagnostic(&doc.uri, &a, d, enc))
+                .map(|d| lsp_diagnostic(&doc.uri, &a, d, enc, docs.as_deref()))
                 .collect();
             if let Some(n) = a.too_large() {
                 out.push(tower_lsp_server::ls_types::Diagnostic {
@@ -312,7 +320,13 @@ impl Backend {
                     continue;
                 }
                 for d in &s4.diagnostics {
-                    out.push(lsp_diagnostic(&doc.uri, &a, &shift(d, start as i64), enc));
+                    out.push(lsp_diagnostic(
+                        &doc.uri,
+                        &a,
+                        &shift(d, start as i64),
+                        enc,
+                        docs.as_deref(),
+                    ));
                 }
             }
             (doc.uri.clone(), doc.version, out)
@@ -496,6 +510,7 @@ impl Backend {
             .iter()
             .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
             .collect();
+        let docs = self.docs_url();
         let files = tokio::task::spawn_blocking(move || {
             let mut out = Vec::new();
             for f in folders {
@@ -531,7 +546,7 @@ impl Backend {
             let diags = a
                 .diagnostics()
                 .iter()
-                .map(|d| lsp_diagnostic(&uri, &a, d, enc))
+                .map(|d| lsp_diagnostic(&uri, &a, d, enc, docs.as_deref()))
                 .collect();
             self.client.publish_diagnostics(uri, diags, None).await;
         }
@@ -610,6 +625,22 @@ impl LanguageServer for MiauServer {
             .and_then(|w| w.work_done_progress)
             .unwrap_or(false);
         self.0.client_progress.store(progress, Ordering::Relaxed);
+        // Diagnostics link to their page: the client's `diagnosticsDocs`
+        // option, else `docs/diagnostics.md` in a workspace folder that has one.
+        let option = params
+            .initialization_options
+            .as_ref()
+            .and_then(|o| o.get("diagnosticsDocs"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let found = params.workspace_folders.iter().flatten().find_map(|f| {
+            let path = f.uri.to_file_path()?.join("docs").join("diagnostics.md");
+            path.is_file()
+                .then(|| Uri::from_file_path(&path))
+                .flatten()
+                .map(|u| u.as_str().to_string())
+        });
+        *self.0.docs.lock().unwrap_or_else(|e| e.into_inner()) = option.or(found);
         if let Some(f) = params.workspace_folders {
             self.0.lock().folders = f;
         }
@@ -755,6 +786,7 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
+        let docs = self.0.docs_url();
         let start = offset_of(&a, params.range.start, enc);
         let end = offset_of(&a, params.range.end, enc).max(start);
         let actions = ide::code_actions(&a, crate::span::Span::new(start, end))
@@ -773,7 +805,7 @@ impl LanguageServer for MiauServer {
                 let diagnostics = a
                     .diagnostics()
                     .get(act.diagnostic)
-                    .map(|d| vec![lsp_diagnostic(&uri, &a, d, enc)]);
+                    .map(|d| vec![lsp_diagnostic(&uri, &a, d, enc, docs.as_deref())]);
                 CodeActionOrCommand::CodeAction(CodeAction {
                     title: act.title,
                     kind: Some(CodeActionKind::QUICKFIX),
