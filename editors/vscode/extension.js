@@ -56,7 +56,7 @@ function activate(context) {
       const level = await vscode.window.showInputBox({ prompt: 'Level id' });
       return level && run('miau.checkLevel', [doc.uri.toString(), level]);
     }),
-    vscode.commands.registerCommand('miau.cancelCheck', () => run('miau.cancelCheck', [])),
+    vscode.commands.registerCommand('miau.cancelRunningCheck', () => run('miau.cancelCheck', [])),
     { dispose: () => client && client.stop() },
   );
   return client.start();
