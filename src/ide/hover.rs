@@ -143,7 +143,7 @@ fn noun_text(a: &Analysis, noun: &str, out: &mut String) {
             }
             out.push('.');
         }
-        None => out.push_str("\n\nNot in the palette."),
+        None => out.push_str("\n\nNo palette entry in this pack."),
     }
 }
 
@@ -258,6 +258,9 @@ fn board_key(a: &Analysis, occ: &Occurrence) -> String {
         return out;
     };
     let _ = write!(out, "**{}**", occ.text);
+    if let Some((x, y)) = occ.cell {
+        let _ = write!(out, " at column {x}, row {y}");
+    }
     let (level, facts) = match occ.level {
         Some(i) => (a.level(i), a.facts(i)),
         None => (None, None),
@@ -270,9 +273,9 @@ fn board_key(a: &Analysis, occ: &Occurrence) -> String {
         let glyph = a
             .pack()
             .and_then(|p| p.palette.iter().find(|e| &e.noun.text == noun))
-            .map(|e| e.glyph.clone())
+            .map(|e| format!("{} ", e.glyph))
             .unwrap_or_default();
-        let _ = write!(out, "\n\n{glyph} **{noun}**");
+        let _ = write!(out, "\n\n{glyph}**{noun}**");
         if let Some(c) = channel {
             let _ = write!(out, " (channel {c})");
         }

@@ -333,7 +333,7 @@ pub fn inlay_hints(a: &Analysis) -> Vec<InlayHint> {
         }
         out.push(InlayHint {
             offset: b.block.header.end as usize,
-            label: format!(" {}", rules.join(" · ")),
+            label: rules.join(" · "),
         });
     }
     out
