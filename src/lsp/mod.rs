@@ -93,6 +93,8 @@ struct Document {
     published_seq: u64,
     /// An analysis of this document is in flight.
     running: bool,
+    /// Woken whenever an analysis of this document finishes.
+    analysed: Arc<tokio::sync::Notify>,
     cache: Arc<ide::Cache>,
     stage4: BTreeMap<String, Stage4>,
     /// The last check summary of each level, for level hovers.
@@ -206,6 +208,7 @@ impl Backend {
                             analysed_seq: 0,
                             published_seq: 0,
                             running: false,
+                            analysed: Arc::new(tokio::sync::Notify::new()),
                             cache: Arc::new(ide::Cache::new()),
                             stage4: BTreeMap::new(),
                             checks: BTreeMap::new(),
@@ -272,6 +275,7 @@ impl Backend {
                     // The analysis panicked: keep serving, and don't retry this text.
                     Err(_) => doc.published_seq = seq,
                 }
+                doc.analysed.notify_waiters();
                 doc.seq == seq && doc.published_seq < seq
             };
             if current {
@@ -340,6 +344,31 @@ impl Backend {
     /// debounced one hasn't run yet.
     async fn analysis(&self, uri: &Uri) -> Option<Arc<Analysis>> {
         let key = uri.as_str().to_string();
+        // While the debounced analysis runs, wait for it (a few times at most)
+        // rather than start another: a flood of requests on a large document
+        // must not multiply the work.
+        for _ in 0..3 {
+            let notify = {
+                let st = self.lock();
+                let doc = st.docs.get(&key)?;
+                if !doc.running {
+                    break;
+                }
+                Arc::clone(&doc.analysed)
+            };
+            let notified = notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            let still_running = {
+                let st = self.lock();
+                let doc = st.docs.get(&key)?;
+                doc.running && doc.analysed_seq != doc.seq
+            };
+            if !still_running {
+                break;
+            }
+            let _ = tokio::time::timeout(Duration::from_secs(2), notified).await;
+        }
         let (seq, text, cache) = {
             let st = self.lock();
             let doc = st.docs.get(&key)?;
