@@ -242,6 +242,18 @@ async fn completion_symbols_folding_tokens_hints_lenses() {
         .await;
     let data = toks["data"].as_array().unwrap();
     assert!(!data.is_empty() && data.len() % 5 == 0);
+    // Decode the relative positions: the board's first IS is a keyword token (type 1).
+    let (mut line, mut col) = (0u64, 0u64);
+    let mut decoded = Vec::new();
+    for t in data.chunks(5) {
+        let (dl, ds) = (t[0].as_u64().unwrap(), t[1].as_u64().unwrap());
+        col = if dl == 0 { col + ds } else { ds };
+        line += dl;
+        decoded.push((line, col, t[2].as_u64().unwrap(), t[3].as_u64().unwrap()));
+    }
+    let is = pos(TRAP, "IS   YOU");
+    let want = (is["line"].as_u64().unwrap(), is["character"].as_u64().unwrap(), 2, 1);
+    assert!(decoded.contains(&want), "{decoded:?}");
 
     let range =
         json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 100, "character": 0 } });
