@@ -252,7 +252,12 @@ async fn completion_symbols_folding_tokens_hints_lenses() {
         decoded.push((line, col, t[2].as_u64().unwrap(), t[3].as_u64().unwrap()));
     }
     let is = pos(TRAP, "IS   YOU");
-    let want = (is["line"].as_u64().unwrap(), is["character"].as_u64().unwrap(), 2, 1);
+    let want = (
+        is["line"].as_u64().unwrap(),
+        is["character"].as_u64().unwrap(),
+        2,
+        1,
+    );
     assert!(decoded.contains(&want), "{decoded:?}");
 
     let range =
