@@ -351,3 +351,40 @@ fn cached_analysis_matches_the_pipeline_under_edits() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Random edits of a real pack (cut a range, paste random text) never
+    /// make a feature panic, at any offset.
+    #[test]
+    fn features_never_panic_on_edited_packs(
+        cut in 0usize..1400,
+        len in 0usize..40,
+        paste in "[ -~🐈\n]{0,12}",
+        offsets in proptest::collection::vec(0usize..1500, 8),
+    ) {
+        let mut text = TRAP.to_string();
+        let mut start = cut.min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (start + len).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.replace_range(start..end, &paste);
+        let a = Analysis::new(&text, 1 << 20);
+        for off in offsets {
+            let _ = hover(&a, off);
+            let _ = definition(&a, off);
+            let _ = references(&a, off, false);
+            let _ = completions(&a, off);
+            let _ = rename(&a, off, "q");
+            let _ = code_actions(&a, Span::new(off, off + 3));
+        }
+        let _ = (document_symbols(&a), folding_ranges(&a), semantic_tokens(&a));
+        let _ = (inlay_hints(&a), code_lenses(&a), format(&a));
+        let _ = check_level(&a, "door-trap");
+    }
+}
