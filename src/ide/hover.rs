@@ -280,6 +280,16 @@ fn board_key(a: &Analysis, occ: &Occurrence) -> String {
             let _ = write!(out, " (channel {c})");
         }
         let obj = things.iter().find(|o| &o.text == noun);
+        if let (Some(o), Some(f), Some(_)) = (obj, facts, channel) {
+            if noun == "GATE" {
+                let state = if f.open.contains(&o.id) {
+                    "open"
+                } else {
+                    "closed"
+                };
+                let _ = write!(out, ", {state} at reset");
+            }
+        }
         if let (Some(o), Some(f)) = (obj, facts) {
             let view = f.view.as_ref();
             if let Some(t) = view.and_then(|v| v.transformed.iter().find(|t| t.id == o.id)) {

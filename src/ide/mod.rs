@@ -104,6 +104,8 @@ pub struct LevelFacts {
     pub view: Option<ResetView>,
     /// Properties at reset of every live entity, by object id.
     pub props: BTreeMap<String, Vec<String>>,
+    /// Ids of the gates that are open at reset.
+    pub open: Vec<String>,
 }
 
 impl LevelFacts {
@@ -113,21 +115,25 @@ impl LevelFacts {
             return LevelFacts::default();
         }
         // The same guard as stage 3: an engine panic must not take the editor down.
-        let props = std::panic::catch_unwind(|| {
+        let (props, open) = std::panic::catch_unwind(|| {
             let game = Game::new(level);
             let (state, _) = game.reset();
             let bits = game.props(&state);
             let mut out = BTreeMap::new();
+            let mut open = Vec::new();
             for (i, b) in bits.iter().enumerate() {
                 if let Ok(e) = u16::try_from(i) {
                     let names = game.prop_names(*b).iter().map(|s| s.to_string()).collect();
-                    out.insert(game.id(e as _).to_string(), names);
+                    out.insert(game.id(e).to_string(), names);
+                    if game.ents[i].channel.is_some() && game.open(&state, e) {
+                        open.push(game.id(e).to_string());
+                    }
                 }
             }
-            out
+            (out, open)
         })
         .unwrap_or_default();
-        LevelFacts { view, props }
+        LevelFacts { view, props, open }
     }
 }
 

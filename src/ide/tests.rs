@@ -388,3 +388,18 @@ proptest::proptest! {
         let _ = check_level(&a, "door-trap");
     }
 }
+
+#[test]
+fn hover_on_a_gate_says_whether_it_is_open() {
+    let text = include_str!("../../packs/crate-works.miau");
+    let a = Analysis::new(text, 1 << 20);
+    let level = at(text, "level door-stop", 0);
+    let gate = level + text[level..].find("|    .").unwrap();
+    let h = hover(&a, gate).unwrap();
+    assert!(
+        h.markdown
+            .contains("**GATE** (channel amber), closed at reset"),
+        "{}",
+        h.markdown
+    );
+}
