@@ -405,12 +405,62 @@ pub fn code_actions(a: &Analysis, range: Span) -> Vec<CodeAction> {
             });
         }
         if d.code() == "M301" {
-            if let Some(act) = declare_pair(a, k) {
-                out.push(act);
-            }
+            out.extend(declare_pair(a, k));
+            out.extend(declare_waiting(a, k));
         }
     }
     out
+}
+
+/// Where a new statement of level `li` goes (the line after its header) and its indentation.
+fn statement_slot(a: &Analysis, li: usize) -> Option<(usize, String)> {
+    let level = a.ast_levels().get(li).copied()?;
+    let text = a.text();
+    let at = text
+        .get(level.block.header.end as usize..)?
+        .find('\n')
+        .map(|i| level.block.header.end as usize + i + 1)?;
+    let indent = level
+        .stmts
+        .first()
+        .map(|s| {
+            let ls = a
+                .index()
+                .line_start(a.index().line_of(s.keyword.start as usize))
+                .unwrap_or(0);
+            text.get(ls..s.keyword.start as usize)
+                .unwrap_or("  ")
+                .to_string()
+        })
+        .unwrap_or_else(|| "  ".into());
+    Some((at, indent))
+}
+
+/// M301 on a word W: declare W as a property with an automaton that only
+/// waits (`pattern "W"`), so W things don't move but W is a property.
+fn declare_waiting(a: &Analysis, k: usize) -> Option<CodeAction> {
+    let d = a.diagnostics().get(k)?;
+    let word = a.slice(d.span).trim_end_matches('!').to_string();
+    if word.is_empty()
+        || !word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return None;
+    }
+    let li = a.level_at(d.span.start as usize)?;
+    let (at, indent) = statement_slot(a, li)?;
+    let id = format!("declare-{}", word.to_ascii_lowercase().replace('_', "-"));
+    Some(CodeAction {
+        title: format!(
+            "Declare {word} as a property with a waiting automaton (changes how the level plays)"
+        ),
+        edits: vec![TextEdit {
+            span: Span::point(at),
+            new_text: format!("{indent}automaton {id} property {word} pattern \"W\"\n"),
+        }],
+        diagnostic: k,
+    })
 }
 
 /// M301 on a word W with another undeclared word V in the level: declare them as `pair V W`.
