@@ -107,6 +107,12 @@ pub enum Command {
         /// A code (`M301`) or name (`undeclared-property-word`).
         code: String,
     },
+    /// Serve the Language Server Protocol over standard input and output.
+    Lsp {
+        /// Accepted for clients that pass it; standard I/O is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
 }
 
 /// Run `miauc` with the process arguments.
@@ -134,6 +140,7 @@ pub fn main() -> ExitCode {
             moves,
             explain,
         } => replay(&file, &level, moves.as_deref(), explain),
+        Command::Lsp { .. } => return crate::lsp::run_stdio(),
     };
     ExitCode::from(code)
 }

@@ -11,6 +11,8 @@
 //! - [`fmt`]: the canonical formatter;
 //! - [`engine`]: the rules engine (`rules.md`) on a compact state;
 //! - [`compile`]: the pipeline the shells call;
+//! - [`ide`]: editor features as plain functions over byte offsets;
+//! - [`lsp`]: the language server shell (`miauc lsp`);
 //! - [`cli`]: the `miauc` command line (the only module here that does I/O).
 
 pub mod analysis;
@@ -19,9 +21,11 @@ pub mod compile;
 pub mod diag;
 pub mod engine;
 pub mod fmt;
+pub mod ide;
 pub mod import;
 pub mod json;
 pub mod lower;
+pub mod lsp;
 pub mod model;
 pub mod share;
 pub mod solver;

@@ -1,12 +1,39 @@
 -- Neovim support for Miau packs: filetype, comment string, and the miauc
 -- language server. Usage (Neovim 0.11+):
 --   require('miau').setup({ cmd = { 'miauc', 'lsp' } })
+-- Commands: :MiauCheck (the whole pack), :MiauCheckLevel (the level under
+-- the cursor, via its code lens), :MiauCancelCheck.
 local M = {}
 
 M.defaults = {
   cmd = { 'miauc', 'lsp' },
   root_markers = { '.git', 'packs' },
+  -- Show the "Check" / "Replay solution" lenses and refresh them on edits.
+  codelens = true,
 }
+
+local function client_for(buf)
+  return vim.lsp.get_clients({ bufnr = buf, name = 'miau' })[1]
+end
+
+local function exec(buf, command, args)
+  local client = client_for(buf)
+  if not client then
+    vim.notify('miau: the language server is not running for this buffer', vim.log.levels.WARN)
+    return
+  end
+  client:request('workspace/executeCommand', { command = command, arguments = args }, function(err, res)
+    if err then
+      vim.notify('miau: ' .. err.message, vim.log.levels.ERROR)
+    elseif res and res.levels then
+      local lines = {}
+      for _, l in ipairs(res.levels) do
+        table.insert(lines, (l.level or '?') .. ': ' .. (l.summary or l.error or ''))
+      end
+      vim.notify(table.concat(lines, '\n'))
+    end
+  end, buf)
+end
 
 --- Register the filetype and start `miauc lsp` for every .miau buffer.
 function M.setup(opts)
@@ -15,13 +42,31 @@ function M.setup(opts)
   vim.api.nvim_create_autocmd('FileType', {
     pattern = 'miau',
     callback = function(args)
-      vim.bo[args.buf].commentstring = '// %s'
-      local root = vim.fs.root(args.buf, opts.root_markers) or vim.fn.getcwd()
+      local buf = args.buf
+      vim.bo[buf].commentstring = '// %s'
+      local root = vim.fs.root(buf, opts.root_markers) or vim.fn.getcwd()
       vim.lsp.start({
         name = 'miau',
         cmd = opts.cmd,
         root_dir = root,
-      }, { bufnr = args.buf })
+      }, { bufnr = buf })
+      vim.api.nvim_buf_create_user_command(buf, 'MiauCheck', function()
+        exec(buf, 'miau.checkPack', { vim.uri_from_bufnr(buf) })
+      end, { desc = 'Check every level of this pack' })
+      vim.api.nvim_buf_create_user_command(buf, 'MiauCheckLevel', function(c)
+        exec(buf, 'miau.checkLevel', { vim.uri_from_bufnr(buf), c.args })
+      end, { nargs = 1, desc = 'Check one level by id' })
+      vim.api.nvim_buf_create_user_command(buf, 'MiauCancelCheck', function()
+        exec(buf, 'miau.cancelCheck', {})
+      end, { desc = 'Cancel running checks' })
+      if opts.codelens then
+        vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+          buffer = buf,
+          callback = function()
+            vim.lsp.codelens.refresh({ bufnr = buf })
+          end,
+        })
+      end
     end,
   })
 end

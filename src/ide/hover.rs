@@ -1,0 +1,410 @@
+//! Hover: what the name under the cursor means in play.
+
+use super::{Analysis, Occurrence, Role, key_meaning, objects_at, word_class};
+use crate::analysis::board::{LevelCtx, WordClass, extent};
+use crate::analysis::pins::Pins;
+use crate::analysis::reset::Axis;
+use crate::analysis::words::NounSet;
+use crate::model::Kind;
+use crate::span::Span;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// A hover answer: Markdown text and the span it describes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HoverInfo {
+    /// The text, in Markdown.
+    pub markdown: String,
+    /// The name it is about.
+    pub span: Span,
+}
+
+/// What the core properties do (`rules.md` §4), for hovers over property words.
+pub(crate) fn core_meaning(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "YOU" => "You move it: every input moves each YOU thing one cell.",
+        "PUSH" => "It is pushed along when something moves into it.",
+        "STOP" => "Nothing can move into its cell.",
+        "WIN" => "A YOU thing that shares its cell wins the level.",
+        "SINK" => "It sinks whatever enters its cell: both are removed.",
+        "DEFEAT" => "A YOU thing in its cell is removed.",
+        "GOAL" => "Every GOAL thing must be covered by a PUSH thing to win.",
+        "FRAIL" => "It crumbles into its frail leftover when something leaves it.",
+        "FLOAT" => "It floats: it only touches things that float too.",
+        "IS" => "Joins a subject to a predicate: NOUN IS PROPERTY or NOUN IS NOUN.",
+        "AND" => "Joins subjects or predicates: A AND B IS C.",
+        _ => return None,
+    })
+}
+
+/// The hover at `offset`, without check results.
+pub fn hover(a: &Analysis, offset: usize) -> Option<HoverInfo> {
+    hover_with_checks(a, offset, &BTreeMap::new())
+}
+
+/// The hover at `offset`; `checks` holds the last check result of each level
+/// (by id), shown on level headers.
+pub fn hover_with_checks(
+    a: &Analysis,
+    offset: usize,
+    checks: &BTreeMap<String, String>,
+) -> Option<HoverInfo> {
+    let occ = a.occurrence_at(offset)?;
+    let markdown = match occ.role {
+        Role::BoardWord { fixed } => board_word(a, occ, fixed),
+        Role::BoardKey => board_key(a, occ),
+        Role::LegendKey => legend_key(a, occ),
+        Role::LevelId => level_header(a, occ, checks),
+        Role::Channel => format!(
+            "**channel {}**\n\nPlates and gates of one channel are linked: a gate is open while a plate of its channel is pressed.",
+            occ.text
+        ),
+        Role::PackId => format!("**pack {}**", occ.text),
+        Role::AutomatonId => format!("**automaton {}**", occ.text),
+        _ => word(a, occ),
+    };
+    Some(HoverInfo {
+        markdown,
+        span: occ.span,
+    })
+}
+
+/// A word anywhere outside a board: a property's meaning or a noun's glyph.
+fn word(a: &Analysis, occ: &Occurrence) -> String {
+    let mut out = String::new();
+    match word_class(a, occ.level, &occ.text) {
+        WordClass::Property => property_text(a, occ.level, &occ.text, &mut out),
+        WordClass::Is | WordClass::And => {
+            let _ = write!(out, "**{}**", occ.text);
+            if let Some(m) = core_meaning(&occ.text) {
+                let _ = write!(out, "\n\n{m}");
+            }
+        }
+        WordClass::Noun => {
+            if a.pack()
+                .is_some_and(|p| p.glossary.iter().any(|g| g.word.text == occ.text))
+            {
+                property_text(a, occ.level, &occ.text, &mut out);
+            } else {
+                noun_text(a, &occ.text, &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn property_text(a: &Analysis, level: Option<usize>, w: &str, out: &mut String) {
+    let _ = write!(out, "**{w}** (property)");
+    if let Some(g) = a
+        .pack()
+        .and_then(|p| p.glossary.iter().find(|g| g.word.text == w))
+    {
+        let _ = write!(out, "\n\n{} (accent {})", g.describe, g.accent);
+    } else if let Some(m) = core_meaning(w) {
+        let _ = write!(out, "\n\n{m}");
+    }
+    if let Some(l) = level.and_then(|i| a.level(i)) {
+        if let Some(au) = l.automata.iter().find(|x| x.property.text == w) {
+            let pattern: String = au.pattern.iter().map(|s| s.letter()).collect();
+            let _ = write!(
+                out,
+                "\n\nDriven by automaton `{}`: pattern `{pattern}`.",
+                au.id.text
+            );
+        }
+        if let Some(p) = l.pairs.iter().find(|p| p.words.iter().any(|x| x.text == w)) {
+            let words: Vec<&str> = p.words.iter().map(|x| x.text.as_str()).collect();
+            let _ = write!(
+                out,
+                "\n\nA pair word: `pair {}` ({}).",
+                words.join(" "),
+                p.effect
+            );
+        }
+    }
+}
+
+fn noun_text(a: &Analysis, noun: &str, out: &mut String) {
+    let _ = write!(out, "**{noun}** (noun)");
+    match a
+        .pack()
+        .and_then(|p| p.palette.iter().find(|e| e.noun.text == noun))
+    {
+        Some(e) => {
+            let _ = write!(out, "\n\nGlyph {}", e.glyph);
+            if let Some(f) = &e.faces {
+                let _ = write!(out, ", faces {f}");
+            }
+            if let Some(f) = &e.fallback {
+                let _ = write!(out, ", fallback {f}");
+            }
+            if e.terrain {
+                out.push_str(", drawn as terrain");
+            }
+            out.push('.');
+        }
+        None => out.push_str("\n\nNo palette entry in this pack."),
+    }
+}
+
+/// Sentences through a word tile, the rules they yield at reset, and its pin.
+fn board_word(a: &Analysis, occ: &Occurrence, fixed: bool) -> String {
+    let mut out = String::new();
+    let class = word_class(a, occ.level, &occ.text);
+    let class_name = match class {
+        WordClass::Is => "IS",
+        WordClass::And => "AND",
+        WordClass::Property => "property word",
+        WordClass::Noun => "noun word",
+    };
+    let _ = write!(
+        out,
+        "**{}{}** ({}{class_name})",
+        occ.text,
+        if fixed { "!" } else { "" },
+        if fixed { "fixed " } else { "" }
+    );
+    let (Some(i), Some((x, y))) = (occ.level, occ.cell) else {
+        return out;
+    };
+    let (Some(level), Some(pack)) = (a.level(i), a.pack()) else {
+        return out;
+    };
+    let _ = write!(out, " at column {x}, row {y}");
+    let obj = objects_at(level, (x, y), Kind::Word)
+        .into_iter()
+        .find(|o| o.text == occ.text);
+    let facts = a.facts(i);
+    let view = facts.and_then(|f| f.view.as_ref());
+    let nouns = NounSet::of(pack);
+    let ctx = LevelCtx::new(pack, level, &nouns, view);
+    if let (Some(obj), Some(view)) = (obj, view) {
+        // Group the records by sentence (axis and word path).
+        let mut sentences: Vec<(Axis, Vec<String>, Vec<String>)> = Vec::new();
+        for r in view.rules.iter().filter(|r| r.axis != Axis::Terrain) {
+            if !r.words.contains(&obj.id) {
+                continue;
+            }
+            let rule = format!("{} IS {}", r.subject, r.predicate);
+            match sentences
+                .iter_mut()
+                .find(|(ax, w, _)| *ax == r.axis && *w == r.words)
+            {
+                Some(s) => {
+                    if !s.2.contains(&rule) {
+                        s.2.push(rule);
+                    }
+                }
+                None => sentences.push((r.axis, r.words.clone(), vec![rule])),
+            }
+        }
+        for axis in [Axis::H, Axis::V] {
+            let name = if axis == Axis::H { "Across" } else { "Down" };
+            let found: Vec<_> = sentences.iter().filter(|s| s.0 == axis).collect();
+            if found.is_empty() {
+                let _ = write!(out, "\n\n{name}: no sentence at reset.");
+                continue;
+            }
+            for (_, words, rules) in found {
+                let texts: Vec<&str> = words
+                    .iter()
+                    .filter_map(|id| level.objects.iter().find(|o| &o.id == id))
+                    .map(|o| o.text.as_str())
+                    .collect();
+                let cells: Vec<(u32, u32)> = words
+                    .iter()
+                    .filter_map(|id| level.objects.iter().find(|o| &o.id == id))
+                    .map(|o| (o.x, o.y))
+                    .collect();
+                let _ = write!(
+                    out,
+                    "\n\n{name}: `{}` ({}) yields {}.",
+                    texts.join(" "),
+                    extent(&cells),
+                    rules
+                        .iter()
+                        .map(|r| format!("`{r}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+        }
+    } else if view.is_none() {
+        out.push_str("\n\nThe engine can't reset this level yet, so its sentences aren't known.");
+    }
+    let pins = Pins::compute(&ctx);
+    if fixed {
+        out.push_str("\n\nFixed: it can never be pushed or destroyed.");
+    } else if pins.is_pinned(i64::from(x), i64::from(y)) {
+        out.push_str("\n\nPinned: no push can ever move it.");
+    } else {
+        out.push_str("\n\nNot pinned: it can be pushed.");
+    }
+    if class == WordClass::Property {
+        let mut desc = String::new();
+        property_text(a, occ.level, &occ.text, &mut desc);
+        if let Some((_, rest)) = desc.split_once("\n\n") {
+            let _ = write!(out, "\n\n{rest}");
+        }
+    }
+    out
+}
+
+/// The things a board key stands for: noun, glyph and properties at reset.
+fn board_key(a: &Analysis, occ: &Occurrence) -> String {
+    let mut out = String::new();
+    let Some(meaning) = key_meaning(a, occ.level, &occ.text) else {
+        let _ = write!(out, "**{}**: not in any legend.", occ.text);
+        return out;
+    };
+    let _ = write!(out, "**{}**", occ.text);
+    if let Some((x, y)) = occ.cell {
+        let _ = write!(out, " at column {x}, row {y}");
+    }
+    let (level, facts) = match occ.level {
+        Some(i) => (a.level(i), a.facts(i)),
+        None => (None, None),
+    };
+    let things = match (level, occ.cell) {
+        (Some(l), Some(at)) => objects_at(l, at, Kind::Thing),
+        _ => Vec::new(),
+    };
+    for (noun, channel) in &meaning.things {
+        let glyph = a
+            .pack()
+            .and_then(|p| p.palette.iter().find(|e| &e.noun.text == noun))
+            .map(|e| format!("{} ", e.glyph))
+            .unwrap_or_default();
+        let _ = write!(out, "\n\n{glyph}**{noun}**");
+        if let Some(c) = channel {
+            let _ = write!(out, " (channel {c})");
+        }
+        let obj = things.iter().find(|o| &o.text == noun);
+        if let (Some(o), Some(f), Some(_)) = (obj, facts, channel) {
+            if noun == "GATE" {
+                let state = if f.open.contains(&o.id) {
+                    "open"
+                } else {
+                    "closed"
+                };
+                let _ = write!(out, ", {state} at reset");
+            }
+        }
+        if let (Some(o), Some(f)) = (obj, facts) {
+            let view = f.view.as_ref();
+            if let Some(t) = view.and_then(|v| v.transformed.iter().find(|t| t.id == o.id)) {
+                let _ = write!(out, ": becomes {} at reset", t.to);
+            }
+            if let Some(d) = view.and_then(|v| v.destroyed.iter().find(|d| d.id == o.id)) {
+                let _ = write!(out, ": removed at reset ({})", d.cause);
+            } else {
+                match f.props.get(&o.id) {
+                    Some(p) if !p.is_empty() => {
+                        let _ = write!(out, ": {} at reset", p.join(", "));
+                    }
+                    Some(_) => out.push_str(": no properties at reset"),
+                    None => {}
+                }
+            }
+        }
+    }
+    let source = match (meaning.defined_at, meaning.level) {
+        (None, _) => "the default legend",
+        (Some(_), Some(_)) => "the level's legend",
+        (Some(_), None) => "the pack legend",
+    };
+    let _ = write!(out, "\n\nFrom {source}.");
+    out
+}
+
+/// A legend entry's meaning and how often boards use it.
+fn legend_key(a: &Analysis, occ: &Occurrence) -> String {
+    let mut out = String::new();
+    let meaning = key_meaning(a, occ.level, &occ.text);
+    let _ = write!(out, "**{}** (legend key)", occ.text);
+    if let Some(m) = meaning {
+        let parts: Vec<String> = m
+            .things
+            .iter()
+            .map(|(n, c)| {
+                let glyph = a
+                    .pack()
+                    .and_then(|p| p.palette.iter().find(|e| &e.noun.text == n))
+                    .map(|e| format!("{} ", e.glyph))
+                    .unwrap_or_default();
+                match c {
+                    Some(c) => format!("{glyph}{n} channel {c}"),
+                    None => format!("{glyph}{n}"),
+                }
+            })
+            .collect();
+        let _ = write!(out, "\n\nStands for {}.", parts.join(" + "));
+    }
+    let uses = super::nav::references(a, occ.span.start as usize, false).len();
+    let _ = write!(
+        out,
+        "\n\nUsed in {uses} board cell{}.",
+        if uses == 1 { "" } else { "s" }
+    );
+    out
+}
+
+/// A level header: size, counts, rules at reset and the last check.
+fn level_header(a: &Analysis, occ: &Occurrence, checks: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "**level {}**", occ.text);
+    let Some(i) = occ.level else { return out };
+    let Some(level) = a.level(i) else { return out };
+    if let Some(t) = &level.title {
+        let _ = write!(out, " — {t}");
+    }
+    let words = level
+        .objects
+        .iter()
+        .filter(|o| o.kind == Kind::Word)
+        .count();
+    let things = level.objects.len() - words;
+    let _ = write!(
+        out,
+        "\n\n{}×{} board, {words} word tile{}, {things} thing{}.",
+        level.width,
+        level.height,
+        if words == 1 { "" } else { "s" },
+        if things == 1 { "" } else { "s" }
+    );
+    if let Some(c) = &level.category {
+        let _ = write!(out, " Category {}.", c.text);
+    }
+    if let Some(s) = &level.check.solution {
+        let _ = write!(
+            out,
+            " Recorded solution: {} steps.",
+            s.text.chars().filter(|c| !c.is_whitespace()).count()
+        );
+    }
+    let rules = rules_at_reset(a, i);
+    if !rules.is_empty() {
+        let _ = write!(out, "\n\nRules at reset: {}.", rules.join(" · "));
+    }
+    match checks.get(&occ.text) {
+        Some(r) => {
+            let _ = write!(out, "\n\nLast check: {r}");
+        }
+        None => out.push_str("\n\nNot checked yet."),
+    }
+    out
+}
+
+/// The distinct rules of level `i` at reset, `SUBJECT IS PREDICATE`, in reading order.
+pub(crate) fn rules_at_reset(a: &Analysis, i: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if let Some(view) = a.facts(i).and_then(|f| f.view.as_ref()) {
+        for r in &view.rules {
+            let t = format!("{} IS {}", r.subject, r.predicate);
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}

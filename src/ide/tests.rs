@@ -1,0 +1,405 @@
+//! Tests of the IDE functions, called directly on byte offsets.
+
+use super::*;
+
+const TRAP: &str = include_str!("../../tests/fixtures/lsp/noun_trap.miau");
+
+fn at(text: &str, needle: &str, nth: usize) -> usize {
+    text.match_indices(needle)
+        .nth(nth)
+        .map(|(i, _)| i)
+        .unwrap_or_else(|| panic!("{needle} #{nth} not in the text"))
+}
+
+fn analysis() -> Analysis {
+    Analysis::new(TRAP, 1 << 20)
+}
+
+#[test]
+fn diagnostics_include_the_noun_trap() {
+    let a = analysis();
+    let m301: Vec<_> = a
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code() == "M301")
+        .collect();
+    assert_eq!(m301.len(), 1, "{:#?}", a.diagnostics());
+    assert_eq!(a.slice(m301[0].span), "SHUT");
+}
+
+#[test]
+fn hover_on_a_word_names_its_sentences_and_rules() {
+    let a = analysis();
+    let h = hover(&a, at(TRAP, "DOOR IS   SHUT", 0) + 1).expect("hover");
+    assert!(h.markdown.contains("`DOOR IS SHUT`"), "{}", h.markdown);
+    assert!(
+        h.markdown
+            .contains("`DOOR IS SHUT` (row 2, columns 0 to 2)"),
+        "{}",
+        h.markdown
+    );
+    assert!(h.markdown.contains("Down: no sentence"), "{}", h.markdown);
+    assert!(
+        h.markdown.contains("pinned") || h.markdown.contains("Pinned"),
+        "{}",
+        h.markdown
+    );
+    assert_eq!(a.slice(h.span), "DOOR");
+    // IS shows both axes.
+    let is = at(TRAP, "IS   YOU", 0);
+    let h = hover(&a, is).expect("hover on IS");
+    assert!(
+        h.markdown.contains("Across: `MIAU IS YOU`"),
+        "{}",
+        h.markdown
+    );
+    assert!(h.markdown.contains("Down:"), "{}", h.markdown);
+}
+
+#[test]
+fn hover_on_things_keys_properties_and_levels() {
+    let a = analysis();
+    // The `@` on the board: MIAU with YOU at reset.
+    let h = hover(&a, at(TRAP, "@    .", 0)).expect("thing");
+    assert!(
+        h.markdown.contains("MIAU") && h.markdown.contains("YOU at reset"),
+        "{}",
+        h.markdown
+    );
+    assert!(h.markdown.contains("🐈"), "{}", h.markdown);
+    // The legend key definition.
+    let h = hover(&a, at(TRAP, "= DOOR", 0)).expect("legend key");
+    assert!(h.markdown.contains("Stands for 🚪 DOOR"), "{}", h.markdown);
+    assert!(
+        h.markdown.contains("Used in 1 board cell"),
+        "{}",
+        h.markdown
+    );
+    // A glossary property and a core property.
+    let h = hover(&a, at(TRAP, "TICK", 0)).expect("glossary");
+    assert!(h.markdown.contains("Repeats its steps"), "{}", h.markdown);
+    let h = hover(&a, at(TRAP, "WIN", 0)).expect("core property");
+    assert!(h.markdown.contains("wins the level"), "{}", h.markdown);
+    // The level header.
+    let h = hover(&a, at(TRAP, "door-trap", 0)).expect("level");
+    assert!(h.markdown.contains("7×5 board"), "{}", h.markdown);
+    assert!(h.markdown.contains("Rules at reset"), "{}", h.markdown);
+    assert!(h.markdown.contains("Not checked yet"), "{}", h.markdown);
+    let mut checks = BTreeMap::new();
+    checks.insert("door-trap".to_string(), "passed".to_string());
+    let h = hover_with_checks(&a, at(TRAP, "door-trap", 0), &checks).unwrap();
+    assert!(h.markdown.contains("Last check: passed"), "{}", h.markdown);
+}
+
+#[test]
+fn definition_and_references() {
+    let a = analysis();
+    // A board key goes to its legend entry.
+    let key = at(TRAP, "=    f", 0);
+    let defs = definition(&a, key);
+    assert_eq!(defs.len(), 1);
+    assert_eq!(defs[0].start as usize, at(TRAP, "= DOOR", 0));
+    // A noun word goes to the palette.
+    let defs = definition(&a, at(TRAP, "DOOR IS   SHUT", 0));
+    assert_eq!(defs[0].start as usize, at(TRAP, "DOOR \"", 0));
+    // References of DOOR: palette, legend value, board word.
+    let refs = references(&a, at(TRAP, "DOOR \"", 0), true);
+    assert_eq!(refs.len(), 3, "{refs:?}");
+    let refs = references(&a, at(TRAP, "DOOR \"", 0), false);
+    assert_eq!(refs.len(), 2);
+    // Level ids define themselves.
+    let id = at(TRAP, "door-trap", 0);
+    assert_eq!(definition(&a, id)[0].start as usize, id);
+}
+
+#[test]
+fn rename_a_legend_key_everywhere() {
+    let a = analysis();
+    let edits = rename(&a, at(TRAP, "= DOOR", 0), "d").expect("rename");
+    assert_eq!(edits.len(), 2);
+    let mut text = TRAP.to_string();
+    let mut edits = edits;
+    edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+    for e in edits {
+        text.replace_range(e.span.range(), &e.new_text);
+    }
+    let b = Analysis::new(&text, 1 << 20);
+    assert!(b.diagnostics().iter().all(|d| d.code() != "M109"));
+    assert!(rename(&a, at(TRAP, "= DOOR", 0), "Door").is_err());
+    assert!(
+        rename(&a, at(TRAP, "= DOOR", 0), "f").is_err(),
+        "f is taken"
+    );
+    assert!(
+        rename(&a, at(TRAP, "DOOR IS   SHUT", 0), "x").is_err(),
+        "words aren't keys"
+    );
+    assert!(rename_range(&a, at(TRAP, "= DOOR", 0)).is_some());
+}
+
+#[test]
+fn completions_by_context() {
+    let a = analysis();
+    let labels = |off| {
+        completions(&a, off)
+            .into_iter()
+            .map(|c| c.label)
+            .collect::<Vec<_>>()
+    };
+    // In a board: keys, nouns and words.
+    let board = at(TRAP, "@    .", 0);
+    let l = labels(board);
+    for want in ["@", "=", "f", "IS", "AND", "DOOR", "WIN", "TICK"] {
+        assert!(l.contains(&want.to_string()), "{want} missing from {l:?}");
+    }
+    // At the start of a level statement: keywords.
+    let l = labels(at(TRAP, "category required", 0));
+    assert!(
+        l.contains(&"automaton".to_string()) && l.contains(&"board".to_string()),
+        "{l:?}"
+    );
+    // After `category `: the categories.
+    let l = labels(at(TRAP, "required", 0));
+    assert_eq!(l, ["required", "optional", "challenge"]);
+    // Top level.
+    assert!(labels(0).contains(&"level".to_string()));
+    // In the legend after a key: nouns.
+    let l = labels(at(TRAP, "DOOR\n  f", 0));
+    assert!(l.contains(&"FLAG".to_string()), "{l:?}");
+    // Automaton steps inside a pattern string.
+    let text = TRAP.replace(
+        "  solution \"RRR\"\n",
+        "  automaton a-b property TICK subject DOOR pattern \"L\n",
+    );
+    let b = Analysis::new(&text, 1 << 20);
+    let off = at(&text, "pattern \"L", 0) + 10;
+    let l: Vec<String> = completions(&b, off).into_iter().map(|c| c.label).collect();
+    assert!(
+        l.contains(&"U".to_string()) && l.contains(&"W".to_string()),
+        "{l:?}"
+    );
+}
+
+#[test]
+fn outline_folding_tokens_hints_lenses() {
+    let a = analysis();
+    let syms = document_symbols(&a);
+    let names: Vec<&str> = syms.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "pack doors",
+            "palette",
+            "glossary",
+            "legend",
+            "level door-trap"
+        ]
+    );
+    assert_eq!(
+        syms[4].children.last().map(|c| c.name.as_str()),
+        Some("board")
+    );
+    let folds = folding_ranges(&a);
+    assert!(folds.len() >= 6, "{folds:?}");
+    let toks = semantic_tokens(&a);
+    let kind_of = |needle: &str, nth| {
+        let off = at(TRAP, needle, nth);
+        toks.iter()
+            .find(|t| t.span.start as usize == off)
+            .map(|t| t.kind)
+    };
+    assert_eq!(kind_of("IS   YOU", 0), Some(TokenKind::Is));
+    assert_eq!(kind_of("YOU  .", 0), Some(TokenKind::Property));
+    assert_eq!(kind_of("SHUT .", 0), Some(TokenKind::Noun));
+    assert_eq!(kind_of("@    .", 0), Some(TokenKind::Thing));
+    assert_eq!(kind_of("TICK", 0), Some(TokenKind::CustomProperty));
+    let hints = inlay_hints(&a);
+    assert_eq!(hints.len(), 1);
+    assert!(hints[0].label.contains("MIAU IS YOU") && hints[0].label.contains("DOOR IS SHUT"));
+    let lenses = code_lenses(&a);
+    let titles: Vec<&str> = lenses.iter().map(|l| l.title.as_str()).collect();
+    assert_eq!(titles, ["Check", "Replay solution"]);
+}
+
+#[test]
+fn code_actions_carry_the_fixes() {
+    let text = TRAP.replace("FLAG IS WIN", "FLAG IS WIM");
+    let a = Analysis::new(&text, 1 << 20);
+    let off = at(&text, "WIM", 0);
+    let acts = code_actions(&a, Span::new(off, off));
+    assert!(acts.iter().any(|c| c.title.contains("WIN")), "{acts:?}");
+    // Two undeclared words in one level: declare them as a pair.
+    let acts = code_actions(
+        &a,
+        Span::new(at(&text, "SHUT .", 0), at(&text, "SHUT .", 0)),
+    );
+    assert!(
+        acts.iter()
+            .any(|c| c.title.starts_with("Declare SHUT and WIM as a pair")),
+        "{acts:?}"
+    );
+}
+
+#[test]
+fn formatting_is_fmt() {
+    let messy = TRAP.replace("  title    \"Door trap\"", "title \"Door trap\"");
+    let a = Analysis::new(&messy, 1 << 20);
+    let edits = format(&a).expect("formats");
+    let mut out = messy.clone();
+    for e in edits.iter().rev() {
+        out.replace_range(e.span.range(), &e.new_text);
+    }
+    assert_eq!(out, crate::fmt::format(&messy).unwrap());
+}
+
+#[test]
+fn check_replays_the_solution() {
+    let a = analysis();
+    let ok = check_level(&a, "door-trap").unwrap();
+    assert!(ok.passed, "{ok:?}");
+    let text = TRAP.replace("\"RRR\"", "\"RRL\"");
+    let b = Analysis::new(&text, 1 << 20);
+    let bad = check_level(&b, "door-trap").unwrap();
+    assert!(!bad.passed);
+    assert_eq!(bad.diagnostics[0].code(), "M410");
+    assert!(
+        replay_level(&a, "door-trap")
+            .unwrap()
+            .contains("result: won in 3 turns")
+    );
+    assert!(check_level(&a, "nope").is_none());
+}
+
+#[test]
+fn cache_reuses_unchanged_levels() {
+    let cache = Cache::new();
+    let _ = Analysis::with_cache(TRAP, 1 << 20, &cache);
+    assert_eq!(cache.len(), 1);
+    let edited = TRAP.replace("Doors 🚪", "Doors!");
+    let b = Analysis::with_cache(&edited, 1 << 20, &cache);
+    assert_eq!(cache.len(), 1);
+    assert_eq!(
+        b.diagnostics().iter().map(|d| d.code()).collect::<Vec<_>>(),
+        analysis()
+            .diagnostics()
+            .iter()
+            .map(|d| d.code())
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn never_panics_on_any_offset_or_text() {
+    let texts = [
+        TRAP.to_string(),
+        String::new(),
+        "level {".into(),
+        "board { 🐈 }".into(),
+        TRAP[..TRAP.len() / 2].to_string(),
+        "\u{0}\u{feff}level x { board { A+ +B ! } }".into(),
+    ];
+    for t in &texts {
+        let a = Analysis::new(t, 1 << 20);
+        for off in 0..=t.len() + 2 {
+            let _ = hover(&a, off);
+            let _ = definition(&a, off);
+            let _ = references(&a, off, true);
+            let _ = completions(&a, off);
+            let _ = rename(&a, off, "zz");
+        }
+        let _ = (
+            document_symbols(&a),
+            folding_ranges(&a),
+            semantic_tokens(&a),
+        );
+        let _ = (inlay_hints(&a), code_lenses(&a), format(&a));
+        let _ = code_actions(&a, Span::new(0, t.len()));
+    }
+    let big = Analysis::new(&"x".repeat(100), 10);
+    assert_eq!(big.too_large(), Some(100));
+}
+
+/// The cached pipeline must give exactly what `compile::analyse` gives, edit after edit.
+#[test]
+fn cached_analysis_matches_the_pipeline_under_edits() {
+    let packs = [
+        TRAP.to_string(),
+        include_str!("../../packs/crate-works.miau").to_string(),
+        include_str!("../../packs/clockwork.miau").to_string(),
+    ];
+    for base in packs {
+        let cache = Cache::new();
+        let mut text = base.clone();
+        // Edits: grow a level, shrink it, break a word, change a hint, insert lines above.
+        type Edit = Box<dyn Fn(&str) -> String>;
+        let edits: Vec<Edit> = vec![
+            Box::new(|t: &str| t.replacen("IS", "IZ", 1)),
+            Box::new(|t: &str| t.replacen("IZ", "IS", 1)),
+            Box::new(|t: &str| t.replacen("hint", "hint ", 1)),
+            Box::new(|t: &str| format!("// top\n{t}")),
+            Box::new(|t: &str| t.replacen("WIN", "WIN!", 1)),
+            Box::new(|t: &str| t.replacen("required", "optional", 1)),
+            Box::new(|t: &str| t.replacen("title", "title ", 2)),
+            Box::new(|t: &str| t.replacen("{\n", "{\n\n", 3)),
+            Box::new(|t: &str| t.replacen("legend {\n", "legend {\n  ! ROCK\n", 1)),
+        ];
+        for (k, e) in edits.iter().enumerate() {
+            text = e(&text);
+            let a = Analysis::with_cache(&text, usize::MAX, &cache);
+            let want = crate::compile::analyse(&text, crate::compile::SourceKind::Miau).diagnostics;
+            assert_eq!(a.diagnostics(), want.as_slice(), "edit {k}");
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Random edits of a real pack (cut a range, paste random text) never
+    /// make a feature panic, at any offset.
+    #[test]
+    fn features_never_panic_on_edited_packs(
+        cut in 0usize..1400,
+        len in 0usize..40,
+        paste in "[ -~🐈\n]{0,12}",
+        offsets in proptest::collection::vec(0usize..1500, 8),
+    ) {
+        let mut text = TRAP.to_string();
+        let mut start = cut.min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (start + len).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.replace_range(start..end, &paste);
+        let a = Analysis::new(&text, 1 << 20);
+        for off in offsets {
+            let _ = hover(&a, off);
+            let _ = definition(&a, off);
+            let _ = references(&a, off, false);
+            let _ = completions(&a, off);
+            let _ = rename(&a, off, "q");
+            let _ = code_actions(&a, Span::new(off, off + 3));
+        }
+        let _ = (document_symbols(&a), folding_ranges(&a), semantic_tokens(&a));
+        let _ = (inlay_hints(&a), code_lenses(&a), format(&a));
+        let _ = check_level(&a, "door-trap");
+    }
+}
+
+#[test]
+fn hover_on_a_gate_says_whether_it_is_open() {
+    let text = include_str!("../../packs/crate-works.miau");
+    let a = Analysis::new(text, 1 << 20);
+    let level = at(text, "level door-stop", 0);
+    let gate = level + text[level..].find("|    .").unwrap();
+    let h = hover(&a, gate).unwrap();
+    assert!(
+        h.markdown
+            .contains("**GATE** (channel amber), closed at reset"),
+        "{}",
+        h.markdown
+    );
+}

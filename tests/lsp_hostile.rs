@@ -1,0 +1,246 @@
+//! A malformed or hostile client against the real binary over stdio: invalid
+//! JSON-RPC, unknown methods, out-of-range positions, a 10 MB document and
+//! edits faster than analysis. Afterwards the server must still answer a
+//! hover and shut down cleanly.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const TRAP: &str = include_str!("fixtures/lsp/noun_trap.miau");
+const URI: &str = "file:///hostile/doors.miau";
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    rx: mpsc::Receiver<Value>,
+    /// Messages read while waiting for another one.
+    backlog: Vec<Value>,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_miauc"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("miauc lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut len = None;
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        len = v.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; len.unwrap_or(0)];
+                if r.read_exact(&mut body).is_err() {
+                    return;
+                }
+                if let Ok(v) = serde_json::from_slice(&body) {
+                    if tx.send(v).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        Server {
+            child,
+            stdin,
+            rx,
+            backlog: Vec::new(),
+        }
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        let _ = self.stdin.write_all(bytes);
+        let _ = self.stdin.flush();
+    }
+
+    fn send(&mut self, v: &Value) {
+        let body = v.to_string();
+        self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    /// The response to request `id`, within `secs`.
+    fn response(&mut self, id: i64, secs: u64) -> Value {
+        if let Some(i) = self
+            .backlog
+            .iter()
+            .position(|v| v["id"] == id && v.get("method").is_none())
+        {
+            return self.backlog.remove(i);
+        }
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let v = self
+                .rx
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no response to request {id} within {secs} s"));
+            if v["id"] == id && v.get("method").is_none() {
+                return v;
+            }
+        }
+    }
+
+    /// The first notification matching `pred`, within `secs`.
+    fn notification(&mut self, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let v = self.rx.recv_timeout(left).expect("notification in time");
+            if pred(&v) {
+                return v;
+            }
+            self.backlog.push(v);
+        }
+    }
+}
+
+fn pos_of(text: &str, needle: &str) -> Value {
+    let off = text.find(needle).unwrap();
+    let line = text[..off].matches('\n').count();
+    let ls = text[..off].rfind('\n').map_or(0, |i| i + 1);
+    json!({ "line": line, "character": text[ls..off].encode_utf16().count() })
+}
+
+#[test]
+fn hostile_traffic_never_crashes_or_wedges_the_server() {
+    let mut s = Server::start();
+
+    // Before initialize: garbage, then JSON that isn't JSON-RPC, then a request.
+    s.raw(b"Content-Length: 5\r\n\r\n{{{{{");
+    s.raw(b"Content-Length: 9\r\n\r\n{\"foo\":1}");
+    s.raw(b"X-Nonsense: 1\r\n\r\n");
+    s.raw(b"Content-Length: 2\r\nContent-Type: application/json; charset=latin1\r\n\r\n{}");
+    s.send(&json!({ "jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {} }));
+    let r = s.response(1, 10);
+    assert!(
+        r.get("error").is_some(),
+        "requests before initialize fail: {r}"
+    );
+
+    s.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "initialize", "params": { "capabilities": {} } }));
+    let r = s.response(2, 10);
+    assert!(r["result"]["capabilities"].is_object(), "{r}");
+    s.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+
+    // Unknown methods, wrong parameter shapes, requests about documents never opened.
+    s.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "miau/nope", "params": {} }));
+    assert_eq!(s.response(3, 10)["error"]["code"], -32601);
+    s.send(&json!({ "jsonrpc": "2.0", "method": "miau/notify-nope", "params": [1, 2] }));
+    s.send(
+        &json!({ "jsonrpc": "2.0", "id": 4, "method": "textDocument/hover", "params": "nonsense" }),
+    );
+    assert!(s.response(4, 10).get("error").is_some());
+    s.send(&json!({ "jsonrpc": "2.0", "id": 5, "method": "textDocument/hover",
+        "params": { "textDocument": { "uri": "file:///never/opened.miau" }, "position": { "line": 0, "character": 0 } } }));
+    assert_eq!(s.response(5, 10)["result"], Value::Null);
+    s.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didChange",
+        "params": { "textDocument": { "uri": "not a uri at all", "version": 1 }, "contentChanges": [] } }));
+    s.raw(b"Content-Length: 2\r\n\r\n[]");
+    s.raw(b"Content-Length: 4\r\n\r\nnull");
+
+    // A 10 MB document: refused politely, not analysed.
+    let big_uri = "file:///hostile/big.miau";
+    let big = format!(
+        "{}level x {{\n",
+        "// padding padding padding padding padding padding padding\n"
+            .repeat(10 * 1024 * 1024 / 60)
+    );
+    s.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": big_uri, "languageId": "miau", "version": 1, "text": big } } }));
+    let d = s.notification(30, |v| {
+        v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == big_uri
+    });
+    assert!(
+        d["params"]["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("bytes"),
+        "{d}"
+    );
+    s.send(&json!({ "jsonrpc": "2.0", "id": 6, "method": "textDocument/hover",
+        "params": { "textDocument": { "uri": big_uri }, "position": { "line": 5, "character": 3 } } }));
+    assert_eq!(s.response(6, 10)["result"], Value::Null);
+
+    // Edits far faster than analysis, with positions out of range in between.
+    s.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": URI, "languageId": "miau", "version": 1, "text": TRAP } } }));
+    let mut id = 100;
+    for v in 2..300 {
+        let text = if v % 3 == 0 {
+            TRAP[..TRAP.len() * (v % 7) / 7].to_string()
+        } else {
+            TRAP.replace("RRR", &"R".repeat(v % 5))
+        };
+        s.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": { "textDocument": { "uri": URI, "version": v }, "contentChanges": [{ "text": text }] } }));
+        if v % 25 == 0 {
+            id += 1;
+            s.send(&json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/completion",
+                "params": { "textDocument": { "uri": URI }, "position": { "line": 4_000_000_000u32, "character": 4_000_000_000u32 } } }));
+        }
+    }
+    s.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didChange",
+        "params": { "textDocument": { "uri": URI, "version": 300 }, "contentChanges": [{ "text": TRAP }] } }));
+    let d = s.notification(30, |v| {
+        v["method"] == "textDocument/publishDiagnostics"
+            && v["params"]["uri"] == URI
+            && v["params"]["version"] == 300
+    });
+    assert!(
+        d["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "M301")
+    );
+    for r in 101..=id {
+        assert!(s.response(r, 10).get("result").is_some());
+    }
+
+    // Still answering: a hover naming the sentence, then a clean shutdown.
+    s.send(
+        &json!({ "jsonrpc": "2.0", "id": 7, "method": "textDocument/hover",
+        "params": { "textDocument": { "uri": URI }, "position": pos_of(TRAP, "DOOR IS   SHUT") } }),
+    );
+    let h = s.response(7, 10);
+    assert!(
+        h["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("`DOOR IS SHUT`"),
+        "{h}"
+    );
+    s.send(&json!({ "jsonrpc": "2.0", "id": 8, "method": "shutdown" }));
+    assert_eq!(s.response(8, 10)["result"], Value::Null);
+    s.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
+    drop(s.stdin);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the server didn't exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
