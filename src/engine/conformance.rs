@@ -1,6 +1,8 @@
 //! The conformance catalogue of `rules.md` §13, one test per case.
 
-use super::testkit::{self, Harness, automaton, frail, level, pair, terrain};
+use super::testkit::{
+    self, A1, F2, GO1, GO2, GT1, GT2, GT3, Harness, a1, automaton, f1, frail, level, pair, terrain,
+};
 use super::*;
 use crate::model;
 
@@ -442,28 +444,6 @@ fn c8_nothing_starts_on_water() {
 
 // ---------------------------------------------------------------- 13.5
 
-const A1: &str = "
-MIAU IS   YOU . WALL IS  STOP . MOUSE IS TICK
-.    .    .   . .    .   .    . .     .  .
-#    #    #   # #    #   #    # #     #  #
-#    BELL IS  . .    WIN .    . .     u  #
-#    #    #   # #    #   #    # #     #  #
-m    .    .   . .    .   .    . .     .  .
-.    .    .   . .    .   .    . .     .  e";
-
-fn a1() -> model::Level {
-    let mut l = level(A1);
-    automaton(
-        &mut l,
-        "mouse-shuttle",
-        "TICK",
-        Some("MOUSE"),
-        0,
-        "LLLLLRRRRR",
-    );
-    l
-}
-
 #[test]
 fn a1_clockwork_proof_level() {
     let mut h = Harness::new(&a1());
@@ -705,26 +685,6 @@ fn pr6_undeclared_pair_words() {
 
 // ---------------------------------------------------------------- 13.7
 
-pub(crate) const GO1: &str = "
-MIAU IS YOU . WALL IS STOP . CRATE IS PUSH .
-#    #  #   # #    #  #    # #     #  #    #
-#    o  .   . #    .  #    # #     #  #    #
-#    .  $   . .    .  .    # #     #  #    #
-#    .  #   $ #    .  .    # DOCK  IS GOAL #
-#    .  @   . .    .  o    # #     #  #    #
-#    #  #   # #    #  #    # #     #  #    #";
-
-pub(crate) const GO2: &str = "
-MIAU IS YOU .    WALL IS   STOP . CRATE IS PUSH .
-#    #  #   #    #    #    #    # #     #  #    #
-#    .  .   .    .    .    #    . .     .  .    #
-#    .  $   .    $    .    #    . o     .  .    #
-#    .  @   .    .    .    WIN  . o     .  .    #
-#    .  .   .    .    .    #    . o     .  .    #
-#    #  #   #    #    #    #    . .     .  .    #
-#    #  #   #    #    #    #    # #     #  #    #
-.    .  .   DOCK IS   GOAL .    . .     .  .    .";
-
 #[test]
 fn go1_pallet_row() {
     let mut h = Harness::board(GO1);
@@ -771,36 +731,6 @@ fn go3_goal_rules() {
 }
 
 // ---------------------------------------------------------------- 13.8
-
-pub(crate) const GT1: &str = "
-MIAU IS YOU  . WALL IS STOP .     CRATE IS  PUSH .
-.    .  .    . .    .  .    .     .     .   .    .
-GAP  IS SINK . .    .  .    .     .     .   .    .
-#    #  #    # #    #  #    #     #     #   #    #
-#    .  .    . .    .  #    TRUCK IS    WIN #    #
-#    .  $    . $    .  |    .     ~     .   &    #
-#    .  @    . .    .  #    #     #     #   #    #
-#    .  .    . _    .  #    #     #     #   #    #
-#    #  #    # #    #  #    #     #     #   #    #";
-
-pub(crate) const GT2: &str = "
-WALL IS    STOP .    TRUCK IS  WIN . . . .
-#    #     #    #    #     #   #   # # # #
-#    .     .    .    .     .   .   . # # #
-#    .     .    MIAU IS    YOU .   . | . &
-#    CRATE AND  .    .     .   .   . # # #
-#    .     .    @    .     .   .   . # # #
-#    #     #    #    #     #   #   # # # #
-#    $     .    .    .     .   .   _ # # #
-#    #     #    #    #     #   #   # # # #";
-
-pub(crate) const GT3: &str = "
-MIAU IS YOU . WALL IS STOP . TRUCK IS WIN
-#    #  #   # #    #  #    # #     #  #
-#    .  .   . .    .  .    # .     .  #
-#    .  @   . $    .  _    | .     &  #
-#    .  .   . .    .  .    # .     .  #
-#    #  #   # #    #  #    # #     #  #";
 
 #[test]
 fn gt1_door_stop() {
@@ -904,21 +834,6 @@ fn gt6_jam_at_reset() {
 
 // ---------------------------------------------------------------- 13.9
 
-pub(crate) const F1: &str = "
-MIAU  IS YOU   .   . w w w .     .  .
-.     .  .     .   . w w w .     .  .
-.     m  .     WIN . d d d .     s  .
-.     .  .     .   . w w w .     .  .
-DRIFT IS FRAIL .   . w w w SHELL IS .
-.     .  .     .   . w w w .     .  .
-.     .  .     .   . w w w WATER IS SINK";
-
-pub(crate) fn f1() -> model::Level {
-    let mut l = level(F1);
-    frail(&mut l, &[("DRIFT", "WATER")]);
-    l
-}
-
 #[test]
 fn f1_one_plank_each() {
     let mut h = Harness::new(&f1());
@@ -947,15 +862,6 @@ fn f1_one_plank_each() {
     assert_eq!(h.words_at(9, 2), strs(&["WIN"]));
     assert_eq!(h.things_at(9, 2), strs(&["SHELL"]));
 }
-
-const F2: &str = "
-MIAU  IS  YOU   .  .     w w w .     .  .    .
-.     .   .     .  .     w w w .     .  .    .
-.     m   .     .  .     a a a .     IS .    .
-.     .   r     .  .     w w w .     .  .    .
-SAND  AND SHOAL IS FRAIL w w w .     .  .    .
-.     .   .     .  .     w w w .     .  .    .
-SHELL .   WIN   .  s     w w w WATER IS SINK .";
 
 #[test]
 fn f2_two_tides() {

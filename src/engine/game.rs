@@ -73,7 +73,14 @@ pub struct Game {
     pub(crate) init_phases: Vec<u8>,
     /// Whether any entity has a channel (so the key stores `open` bits).
     pub(crate) has_channels: bool,
+    /// The word tiles, in id order.
+    pub(crate) word_ids: Vec<EntId>,
+    /// Distinguishes games, so a [`super::Scratch`] moved to another game
+    /// drops the parses it cached for the first.
+    pub(crate) stamp: u64,
 }
+
+static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Game {
     /// Compiles a level. Never fails: objects outside the board or beyond the
@@ -221,6 +228,10 @@ impl Game {
         }
 
         let has_channels = ents.iter().any(|e| e.channel.is_some());
+        let word_ids = (0..ents.len())
+            .filter(|&i| ents[i].word)
+            .map(|i| i as EntId)
+            .collect();
         Game {
             width,
             height,
@@ -235,6 +246,8 @@ impl Game {
             init_ents,
             init_phases,
             has_channels,
+            word_ids,
+            stamp: STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -264,6 +277,27 @@ impl Game {
     /// The text of a token.
     pub fn name(&self, t: Tok) -> &str {
         self.vocab.name(t)
+    }
+
+    /// The token of a text (uppercased), if the level uses it.
+    pub fn tok(&self, text: &str) -> Option<Tok> {
+        self.vocab.get(&text.to_ascii_uppercase())
+    }
+
+    /// A (subject, predicate) pair as `SUBJECT IS PREDICATE`.
+    pub fn rule_text(&self, rule: (Tok, Tok)) -> String {
+        format!("{} IS {}", self.name(rule.0), self.name(rule.1))
+    }
+
+    /// Parses `SUBJECT IS PREDICATE` (as in `mustForm`) into a pair of
+    /// tokens; `None` when a word is unknown to the level or the text is not
+    /// of that shape.
+    pub fn parse_rule(&self, text: &str) -> Option<(Tok, Tok)> {
+        let parts: Vec<&str> = text.split_whitespace().collect();
+        match parts.as_slice() {
+            [s, is, p] if is.eq_ignore_ascii_case("IS") => Some((self.tok(s)?, self.tok(p)?)),
+            _ => None,
+        }
     }
 
     /// The current cell of an entity, or `None` once it is removed.

@@ -101,8 +101,9 @@ impl Rules {
 }
 
 /// Cap on search nodes per parse, so that a pathological board of deep word
-/// stacks (exponentially many readings) cannot hang the engine.
-const NODE_BUDGET: usize = 1 << 20;
+/// stacks (exponentially many readings) cannot hang the engine. Real boards
+/// use a few hundred at most; beyond the cap further readings are ignored.
+const NODE_BUDGET: usize = 1 << 14;
 
 /// Reusable buffers for parsing.
 #[derive(Debug, Default, Clone)]

@@ -6,14 +6,67 @@ use crate::model;
 use proptest::prelude::*;
 
 const CELLS: &[&str] = &[
-    ".", ".", ".", ".", "m", "r", "f", "w", "k", "=", "d", "#", "$", "o", "_", "|", "u", "g",
-    "MIAU", "ROCK", "IS", "IS", "YOU", "AND", "WIN", "PUSH", "STOP", "SINK", "DEFEAT", "FLAG",
-    "TICK", "OPEN", "SHUT", "FRAIL", "FLOAT", "GOAL", "DOCK", "WALL", "m+r", "WIN!", "IS+AND",
+    ".",
+    ".",
+    ".",
+    ".",
+    "m",
+    "r",
+    "f",
+    "w",
+    "k",
+    "=",
+    "d",
+    "#",
+    "$",
+    "o",
+    "_",
+    "|",
+    "u",
+    "g",
+    "MIAU",
+    "ROCK",
+    "IS",
+    "IS",
+    "YOU",
+    "AND",
+    "WIN",
+    "PUSH",
+    "STOP",
+    "SINK",
+    "DEFEAT",
+    "FLAG",
+    "TICK",
+    "OPEN",
+    "SHUT",
+    "FRAIL",
+    "FLOAT",
+    "GOAL",
+    "DOCK",
+    "WALL",
+    "m+r",
+    "WIN!",
+    "IS+AND",
+    "m",
+    "m",
+    "w+r",
+    "k+=",
+    "ROCK+FLAG",
+    "a",
+    "h",
+    "_+$",
+    "|+m",
 ];
 
+/// Boards whose first row starts `MIAU IS YOU`, so most plays have a YOU and
+/// the random cells get pushed, parsed, sunk and transformed.
 fn board() -> impl Strategy<Value = String> {
-    (1usize..7, 1usize..6).prop_flat_map(|(w, h)| {
-        prop::collection::vec(prop::sample::select(CELLS), w * h).prop_map(move |cells| {
+    (3usize..8, 2usize..7).prop_flat_map(|(w, h)| {
+        prop::collection::vec(prop::sample::select(CELLS), w * h).prop_map(move |mut cells| {
+            cells[0] = "MIAU";
+            cells[1] = "IS";
+            cells[2] = "YOU";
+            cells[w + 1] = "m";
             cells
                 .chunks(w)
                 .map(|r| r.join(" "))
@@ -32,7 +85,7 @@ fn level_of(b: &str, mech: u8) -> model::Level {
         pair(&mut l, "OPEN", "SHUT", mech & 4 != 0);
     }
     if mech & 8 != 0 {
-        frail(&mut l, &[("ROCK", "FLAG")]);
+        frail(&mut l, &[("ROCK", "FLAG"), ("SAND", "SHOAL")]);
     }
     if mech & 16 != 0 {
         terrain(&mut l, &["WALL"]);
@@ -54,7 +107,7 @@ fn inputs() -> impl Strategy<Value = Vec<Input>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
     fn undo_restores_the_previous_state(b in board(), mech in 0u8..32, moves in inputs()) {
@@ -80,9 +133,15 @@ proptest! {
         let game = Game::new(&l);
         let (mut s, _) = game.reset();
         let _ = game.render_board(&s, &testkit::key_of);
+        // One scratch for the whole sequence, so cached parses are exercised.
+        let mut sc = Scratch::default();
+        let mut reference = Scratch::reference();
         for m in moves {
-            let fast = game.step_with(&s, m, &mut Scratch::default(), false);
+            let fast = game.step_with(&s, m, &mut sc, false);
+            let slow = game.step_with(&s, m, &mut reference, true);
             let r = game.step(&s, m);
+            // The optimised path must agree with the reference mode in full.
+            prop_assert_eq!(&r, &slow);
             // The fast path must reach the same state as the detailed one.
             match (&r, &fast) {
                 (TurnResult::Accepted { state: a, report: ra }, TurnResult::Accepted { state: b, report: rb }) => {
@@ -98,5 +157,52 @@ proptest! {
                 s = state;
             }
         }
+    }
+}
+
+/// The front end's limits: a 128 × 128 board with 4096 objects, many stacked.
+#[test]
+fn large_boards_do_not_panic() {
+    let pool = [
+        "m", "r", "$", "#", "w", "o", "MIAU", "IS", "YOU", "AND", "ROCK", "PUSH", "WIN", "SINK",
+    ];
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut cells = vec![Vec::<&str>::new(); 128 * 128];
+    for _ in 0..4096 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let c = (rng % 2048) as usize;
+        cells[c].push(pool[(rng >> 20) as usize % pool.len()]);
+    }
+    let board: Vec<String> = cells
+        .chunks(128)
+        .map(|r| {
+            r.iter()
+                .map(|c| {
+                    if c.is_empty() {
+                        ".".to_string()
+                    } else {
+                        c.join("+")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let mut l = testkit::level(&board.join("\n"));
+    automaton(&mut l, "tick", "TICK", None, 0, "LRUD");
+    pair(&mut l, "OPEN", "SHUT", true);
+    let game = Game::new(&l);
+    assert_eq!(game.len(), 4096);
+    let mut play = Play::new(&game);
+    for m in [
+        Input::Right,
+        Input::Down,
+        Input::Wait,
+        Input::Left,
+        Input::Up,
+    ] {
+        let _ = play.input(m);
     }
 }

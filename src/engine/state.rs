@@ -29,7 +29,7 @@ pub(crate) struct Ent {
 }
 
 impl Ent {
-    fn pack(self) -> u32 {
+    pub(crate) fn pack(self) -> u32 {
         if !self.alive {
             return 0;
         }

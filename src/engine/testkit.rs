@@ -283,6 +283,11 @@ impl Harness {
 /// automata), for checking published routes; `None` when unsolved within
 /// `budget` states.
 pub fn solve(level: &Level, budget: usize) -> Option<String> {
+    solve_counted(level, budget).0
+}
+
+/// [`solve`], also returning how many states were stored.
+pub fn solve_counted(level: &Level, budget: usize) -> (Option<String>, usize) {
     use super::turn::Scratch;
     use std::collections::HashSet;
     let game = Game::new(level);
@@ -311,13 +316,13 @@ pub fn solve(level: &Level, budget: usize) -> Option<String> {
             if let TurnResult::Accepted { state, report } = game.step_with(&s, inp, &mut sc, false)
             {
                 if report.won {
-                    return Some(route(&parent, head, inp));
+                    return (Some(route(&parent, head, inp)), states.len());
                 }
                 if report.lost_control || !seen.insert(game.key(&state)) {
                     continue;
                 }
                 if states.len() >= budget {
-                    return None;
+                    return (None, states.len());
                 }
                 states.push(state);
                 parent.push((head as u32, inp));
@@ -325,5 +330,133 @@ pub fn solve(level: &Level, budget: usize) -> Option<String> {
         }
         head += 1;
     }
-    None
+    (None, states.len())
+}
+
+/// Board of case A1 (`rules.md` §13).
+pub const A1: &str = "
+MIAU IS   YOU . WALL IS  STOP . MOUSE IS TICK
+.    .    .   . .    .   .    . .     .  .
+#    #    #   # #    #   #    # #     #  #
+#    BELL IS  . .    WIN .    . .     u  #
+#    #    #   # #    #   #    # #     #  #
+m    .    .   . .    .   .    . .     .  .
+.    .    .   . .    .   .    . .     .  e";
+
+/// Board of case GO1 (`rules.md` §13).
+pub const GO1: &str = "
+MIAU IS YOU . WALL IS STOP . CRATE IS PUSH .
+#    #  #   # #    #  #    # #     #  #    #
+#    o  .   . #    .  #    # #     #  #    #
+#    .  $   . .    .  .    # #     #  #    #
+#    .  #   $ #    .  .    # DOCK  IS GOAL #
+#    .  @   . .    .  o    # #     #  #    #
+#    #  #   # #    #  #    # #     #  #    #";
+
+/// Board of case GO2 (`rules.md` §13).
+pub const GO2: &str = "
+MIAU IS YOU .    WALL IS   STOP . CRATE IS PUSH .
+#    #  #   #    #    #    #    # #     #  #    #
+#    .  .   .    .    .    #    . .     .  .    #
+#    .  $   .    $    .    #    . o     .  .    #
+#    .  @   .    .    .    WIN  . o     .  .    #
+#    .  .   .    .    .    #    . o     .  .    #
+#    #  #   #    #    #    #    . .     .  .    #
+#    #  #   #    #    #    #    # #     #  #    #
+.    .  .   DOCK IS   GOAL .    . .     .  .    .";
+
+/// Board of case GT1 (`rules.md` §13).
+pub const GT1: &str = "
+MIAU IS YOU  . WALL IS STOP .     CRATE IS  PUSH .
+.    .  .    . .    .  .    .     .     .   .    .
+GAP  IS SINK . .    .  .    .     .     .   .    .
+#    #  #    # #    #  #    #     #     #   #    #
+#    .  .    . .    .  #    TRUCK IS    WIN #    #
+#    .  $    . $    .  |    .     ~     .   &    #
+#    .  @    . .    .  #    #     #     #   #    #
+#    .  .    . _    .  #    #     #     #   #    #
+#    #  #    # #    #  #    #     #     #   #    #";
+
+/// Board of case GT2 (`rules.md` §13).
+pub const GT2: &str = "
+WALL IS    STOP .    TRUCK IS  WIN . . . .
+#    #     #    #    #     #   #   # # # #
+#    .     .    .    .     .   .   . # # #
+#    .     .    MIAU IS    YOU .   . | . &
+#    CRATE AND  .    .     .   .   . # # #
+#    .     .    @    .     .   .   . # # #
+#    #     #    #    #     #   #   # # # #
+#    $     .    .    .     .   .   _ # # #
+#    #     #    #    #     #   #   # # # #";
+
+/// Board of case GT3 (`rules.md` §13).
+pub const GT3: &str = "
+MIAU IS YOU . WALL IS STOP . TRUCK IS WIN
+#    #  #   # #    #  #    # #     #  #
+#    .  .   . .    .  .    # .     .  #
+#    .  @   . $    .  _    | .     &  #
+#    .  .   . .    .  .    # .     .  #
+#    #  #   # #    #  #    # #     #  #";
+
+/// Board of case F1 (`rules.md` §13).
+pub const F1: &str = "
+MIAU  IS YOU   .   . w w w .     .  .
+.     .  .     .   . w w w .     .  .
+.     m  .     WIN . d d d .     s  .
+.     .  .     .   . w w w .     .  .
+DRIFT IS FRAIL .   . w w w SHELL IS .
+.     .  .     .   . w w w .     .  .
+.     .  .     .   . w w w WATER IS SINK";
+
+/// Board of case F2 (`rules.md` §13).
+pub const F2: &str = "
+MIAU  IS  YOU   .  .     w w w .     .  .    .
+.     .   .     .  .     w w w .     .  .    .
+.     m   .     .  .     a a a .     IS .    .
+.     .   r     .  .     w w w .     .  .    .
+SAND  AND SHOAL IS FRAIL w w w .     .  .    .
+.     .   .     .  .     w w w .     .  .    .
+SHELL .   WIN   .  s     w w w WATER IS SINK .";
+
+/// Level of case A1 with its mechanics.
+pub fn a1() -> Level {
+    let mut l = level(A1);
+    automaton(
+        &mut l,
+        "mouse-shuttle",
+        "TICK",
+        Some("MOUSE"),
+        0,
+        "LLLLLRRRRR",
+    );
+    l
+}
+
+/// Level of case F1 with its mechanics.
+pub fn f1() -> Level {
+    let mut l = level(F1);
+    frail(&mut l, &[("DRIFT", "WATER")]);
+    l
+}
+
+/// The conformance levels with published routes, for benchmarks: (name, level, route).
+/// F1's route is the case's input string, not a search result.
+pub fn catalogue() -> Vec<(String, Level, String)> {
+    vec![
+        ("A1".into(), a1(), "DRRRRRRRRRR".into()),
+        ("F1".into(), f1(), "RRRRRRR".into()),
+        (
+            "GO1".into(),
+            level(GO1),
+            "LUURRDULLDDRRRRUULLLRDDLLUU".into(),
+        ),
+        (
+            "GO2".into(),
+            level(GO2),
+            "RRRRRURDLLLUULDULLDLDRRRRRRDDRRUURUL".into(),
+        ),
+        ("GT1".into(), level(GT1), "LURRURDDURRRRRR".into()),
+        ("GT2".into(), level(GT2), "LUDLURRRRRURRRR".into()),
+        ("GT3".into(), level(GT3), "RRRRRRR".into()),
+    ]
 }

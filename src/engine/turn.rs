@@ -7,6 +7,7 @@ use super::report::*;
 use super::state::{Ent, State};
 use super::vocab::{DEFEAT, FLOAT, FRAIL, GOAL, PUSH, SINK, STOP, Tok, WIN, YOU};
 use crate::model::Step;
+use std::sync::Arc;
 
 const NONE: u16 = u16::MAX;
 
@@ -31,6 +32,27 @@ pub struct Scratch {
     seen: Vec<bool>,
     kill: Vec<u16>,
     ps: ParseScratch,
+    /// Parse caches keyed by the packed words: slot 0 for turn starts (a
+    /// solver expands one state with every input in a row), slot 1 for parses
+    /// inside a turn.
+    cache: [(Vec<u32>, Option<Arc<Rules>>); 2],
+    sig: Vec<u32>,
+    /// The game the cache belongs to.
+    stamp: u64,
+    /// Reference mode: no parse cache, no skipped parse, no skipped contact
+    /// scan. Differential tests compare it with the optimised path.
+    pub(crate) reference: bool,
+}
+
+impl Scratch {
+    /// A scratch in reference mode, for differential tests.
+    #[cfg(test)]
+    pub(crate) fn reference() -> Scratch {
+        Scratch {
+            reference: true,
+            ..Scratch::default()
+        }
+    }
 }
 
 type Fail = (BlockReason, Option<EntId>);
@@ -299,18 +321,36 @@ impl Game {
     ) -> (bool, (u32, u32), bool, bool) {
         let n = sc.ents.len();
         sc.props.clear();
+        let mut any = 0u64;
         for i in 0..n {
             let e = sc.ents[i];
-            sc.props.push(if e.alive {
+            let p = if e.alive {
                 self.ent_props(rules, i, &e)
             } else {
                 0
-            });
+            };
+            any |= p;
+            sc.props.push(p);
         }
+        // Nothing can happen without a contact property: the common case of
+        // a solver step that only walks, answered without scanning cells.
+        let pair_bits = self.pairs.iter().fold(0, |acc, p| {
+            acc | self.vocab.prop_bit(p.a) | self.vocab.prop_bit(p.b)
+        });
+        if !sc.reference && any & (SINK | DEFEAT | WIN | GOAL | pair_bits) == 0 {
+            return (false, (0, 0), false, false);
+        }
+        let layers: &[bool] = if sc.reference || any & FLOAT != 0 {
+            &[false, true]
+        } else {
+            &[false]
+        };
         // Occupied cells, each once.
-        sc.seen.clear();
-        sc.seen
-            .resize(self.width as usize * self.height as usize, false);
+        let cells_n = self.width as usize * self.height as usize;
+        if sc.seen.len() != cells_n {
+            sc.seen.clear();
+            sc.seen.resize(cells_n, false);
+        }
         sc.cells.clear();
         for i in 0..n {
             let e = sc.ents[i];
@@ -349,8 +389,11 @@ impl Game {
         // Pairs.
         for (pi, p) in self.pairs.iter().enumerate() {
             let (a, b) = (self.vocab.prop_bit(p.a), self.vocab.prop_bit(p.b));
+            if any & a == 0 || any & b == 0 {
+                continue;
+            }
             for &c in &cells {
-                for lay in [false, true] {
+                for &lay in layers {
                     let mut members: Vec<u16> = Vec::new();
                     let mut o = sc.head[c as usize];
                     while o != NONE {
@@ -382,8 +425,8 @@ impl Game {
         }
 
         // SINK.
-        for &c in &cells {
-            for lay in [false, true] {
+        for &c in cells.iter().filter(|_| any & SINK != 0) {
+            for &lay in layers {
                 let (mut count, mut sink) = (0, false);
                 let mut o = sc.head[c as usize];
                 while o != NONE {
@@ -410,8 +453,8 @@ impl Game {
         destroy(sc, &mut kill, Cause::Sink, out);
 
         // DEFEAT.
-        for &c in &cells {
-            for lay in [false, true] {
+        for &c in cells.iter().filter(|_| any & DEFEAT != 0) {
+            for &lay in layers {
                 let mut defeat = false;
                 let mut o = sc.head[c as usize];
                 while o != NONE {
@@ -489,6 +532,34 @@ impl Game {
         }
         sc.cells = cells;
         (win, (covered, total), removed, word_removed)
+    }
+
+    /// Parses the words of `sc.ents`, reusing a cached parse when the words
+    /// have not moved since it was made: rules depend on words only (§3.1).
+    fn parse_cached(&self, sc: &mut Scratch, slot: usize) -> Arc<Rules> {
+        if sc.stamp != self.stamp {
+            sc.stamp = self.stamp;
+            sc.cache = Default::default();
+        }
+        if sc.reference {
+            return Arc::new(self.parse(&sc.ents, &mut sc.ps, false));
+        }
+        sc.sig.clear();
+        for &w in &self.word_ids {
+            sc.sig.push(sc.ents[w as usize].pack());
+        }
+        for c in &sc.cache {
+            if let (sig, Some(r)) = c {
+                if *sig == sc.sig {
+                    return r.clone();
+                }
+            }
+        }
+        let r = Arc::new(self.parse(&sc.ents, &mut sc.ps, false));
+        let c = &mut sc.cache[slot];
+        std::mem::swap(&mut c.0, &mut sc.sig);
+        c.1 = Some(r.clone());
+        r
     }
 
     /// The reset procedure of §8.
@@ -583,7 +654,7 @@ impl Game {
             };
         }
         s.unpack_into(n, self.automata.len(), &mut sc.ents, &mut sc.phases);
-        let rules0 = self.parse(&sc.ents, &mut sc.ps, false);
+        let rules0 = self.parse_cached(sc, 0);
         let mut movers = std::mem::take(&mut sc.movers);
         self.you_things(&rules0, &sc.ents, &mut movers);
         sc.movers = movers;
@@ -633,14 +704,19 @@ impl Game {
         }
         rep.blocked = blocked;
 
-        // Step 3: parse 1 and transform.
-        let mut rules = self.parse(&sc.ents, &mut sc.ps, false);
+        // Step 3: parse 1 and transform. Unmoved words give the same parse.
+        let mut rules = if rep.word_moved || sc.reference {
+            self.parse_cached(sc, 1)
+        } else {
+            rules0.clone()
+        };
         union(&mut rep.formed, &rules.pairs);
         let mut tr = Vec::new();
         self.transform(sc, &rules, When::AfterMove, &mut tr);
 
         // Step 4: automata.
         let mut running = false;
+        let mut auto_word_moved = false;
         for (ai, a) in self.automata.iter().enumerate() {
             let bit = self.vocab.prop_bit(a.property);
             let mut movers = std::mem::take(&mut sc.movers);
@@ -679,16 +755,20 @@ impl Game {
                         &mut rep,
                         &mut none,
                     );
-                    rep.word_moved |= wm;
+                    auto_word_moved |= wm;
                 }
             }
             sc.phases[ai] = ((phase + 1) % a.pattern.len()) as u8;
         }
 
-        // Step 5: parse 2.
+        rep.word_moved |= auto_word_moved;
+
+        // Step 5: parse 2 (the same rules when no word moved since parse 1).
         if running {
-            rules = self.parse(&sc.ents, &mut sc.ps, false);
-            union(&mut rep.formed, &rules.pairs);
+            if auto_word_moved || sc.reference {
+                rules = self.parse_cached(sc, 1);
+                union(&mut rep.formed, &rules.pairs);
+            }
             self.transform(sc, &rules, When::AfterAutomata, &mut tr);
         }
         if detail {
@@ -787,8 +867,8 @@ impl Game {
         }
 
         // Step 9: re-parse after removals (only a removed word can change it).
-        if word_removed {
-            rules = self.parse(&sc.ents, &mut sc.ps, false);
+        if word_removed || (sc.reference && (removed || cremoved)) {
+            rules = self.parse_cached(sc, 1);
             union(&mut rep.formed, &rules.pairs);
         }
 
