@@ -11,6 +11,7 @@ mod play;
 mod render;
 mod replay;
 mod report;
+mod search;
 mod state;
 #[doc(hidden)]
 pub mod testkit;

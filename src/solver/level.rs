@@ -1,0 +1,213 @@
+//! The engine as a search space: a level's turn function with the pruning of
+//! each stage 4 search (`diagnostics.md` §5.1 note A, `rules.md` §10.4–10.5).
+
+use super::{Limits, Outcome, Progress, Space, Turn, Verdict};
+use crate::engine::{Game, Input, Scratch, State, Tok, TurnResult};
+use std::cell::RefCell;
+use std::sync::atomic::AtomicBool;
+
+/// Which turns a search discards. The default prunes nothing (the plain solve).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Constraints {
+    /// Words frozen (BYPASS): no word may move on any turn, by any cause.
+    pub words_frozen: bool,
+    /// Hands-off (HANDS-OFF): the player's own move may not move a word.
+    pub hands_off: bool,
+    /// No new rule (SKIPPABLE): no rule outside the reset rules may form.
+    pub no_new_rule: bool,
+    /// Forbid searches: none of these rules may be active at any parse point.
+    pub forbid: Vec<(Tok, Tok)>,
+    /// Only wins after every one of these rules has formed at least once count.
+    pub require: Vec<(Tok, Tok)>,
+    /// No word may be destroyed.
+    pub no_word_loss: bool,
+}
+
+/// A search node: the engine state plus, for `require`, which required rules
+/// have formed so far (a bit each; part of the key, since the same board with
+/// and without the rule formed are different situations).
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// The engine's state.
+    pub state: State,
+    /// Bit `i` set once `require[i]` has formed.
+    pub formed: u32,
+}
+
+/// A level's turn function under [`Constraints`].
+#[derive(Debug)]
+pub struct LevelSpace<'g> {
+    game: &'g Game,
+    start: State,
+    inputs: Vec<Input>,
+    constraints: Constraints,
+    reset_rules: Vec<(Tok, Tok)>,
+    words: Vec<u16>,
+    scratch: RefCell<Scratch>,
+}
+
+impl<'g> LevelSpace<'g> {
+    /// The space of `game` from its reset state. Waits are actions only on
+    /// levels with automata (`rules.md` §10.4).
+    pub fn new(game: &'g Game, constraints: Constraints) -> Self {
+        let (start, _) = game.reset();
+        let mut inputs = Input::MOVES.to_vec();
+        if !game.automata.is_empty() {
+            inputs.push(Input::Wait);
+        }
+        let reset_rules = game.rules(&start).pairs;
+        let words = (0..game.ents.len())
+            .filter(|&i| game.ents[i].word)
+            .map(|i| i as u16)
+            .collect();
+        LevelSpace {
+            game,
+            start,
+            inputs,
+            constraints,
+            reset_rules,
+            words,
+            scratch: RefCell::new(Scratch::default()),
+        }
+    }
+
+    /// The inputs in expansion order (`U D L R`, then `W` with automata).
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
+    }
+
+    /// The rules active at reset.
+    pub fn reset_rules(&self) -> &[(Tok, Tok)] {
+        &self.reset_rules
+    }
+
+    fn live_words(&self, s: &State) -> usize {
+        self.words
+            .iter()
+            .filter(|&&w| self.game.pos(s, w).is_some())
+            .count()
+    }
+
+    fn required_mask(&self) -> u32 {
+        if self.constraints.require.len() >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.constraints.require.len()) - 1
+        }
+    }
+
+    fn formed_bits(&self, rules: &[(Tok, Tok)]) -> u32 {
+        let mut bits = 0;
+        for (i, r) in self.constraints.require.iter().enumerate().take(32) {
+            if rules.binary_search(r).is_ok() {
+                bits |= 1 << i;
+            }
+        }
+        bits
+    }
+
+    /// Whether the start state itself is excluded: a forbidden rule is active at reset.
+    pub fn start_excluded(&self) -> bool {
+        let c = &self.constraints;
+        c.forbid
+            .iter()
+            .any(|r| self.reset_rules.binary_search(r).is_ok())
+    }
+}
+
+impl Space for LevelSpace<'_> {
+    type State = Node;
+
+    fn start(&self) -> Node {
+        Node {
+            state: self.start.clone(),
+            formed: self.formed_bits(&self.reset_rules),
+        }
+    }
+
+    fn action_count(&self) -> usize {
+        self.inputs.len()
+    }
+
+    fn step(&self, node: &Node, action: usize) -> Option<Turn<Node>> {
+        let input = *self.inputs.get(action)?;
+        let mut sc = self.scratch.borrow_mut();
+        let TurnResult::Accepted { state, report } =
+            self.game.step_with(&node.state, input, &mut sc, false)
+        else {
+            return None;
+        };
+        let c = &self.constraints;
+        let mut pruned = report.lost_control && !report.won;
+        pruned |= c.words_frozen && report.word_moved;
+        pruned |= c.hands_off && report.word_moved_by_you;
+        pruned |= c.no_new_rule
+            && report
+                .formed
+                .iter()
+                .any(|r| self.reset_rules.binary_search(r).is_err());
+        pruned |= c
+            .forbid
+            .iter()
+            .any(|r| report.formed.binary_search(r).is_ok());
+        if c.no_word_loss && !pruned {
+            pruned = self.live_words(&state) < self.live_words(&node.state);
+        }
+        let formed = node.formed | self.formed_bits(&report.formed);
+        let won = report.won && formed == self.required_mask();
+        // A win that misses a required rule is terminal without counting.
+        pruned |= report.won && !won;
+        Some(Turn {
+            state: Node { state, formed },
+            won,
+            pruned,
+        })
+    }
+
+    fn pack(&self, node: &Node, out: &mut Vec<u32>) {
+        out.extend_from_slice(node.state.words());
+        if !self.constraints.require.is_empty() {
+            out.push(node.formed);
+        }
+    }
+
+    fn unpack(&self, packed: &[u32], into: &mut Node) {
+        if self.constraints.require.is_empty() {
+            into.state.load_words(packed);
+        } else if let Some((formed, words)) = packed.split_last() {
+            into.state.load_words(words);
+            into.formed = *formed;
+        }
+    }
+}
+
+/// Searches `game` under `constraints`: [`super::search`] on a [`LevelSpace`],
+/// with a start state excluded by a forbid search counting as exhausted.
+pub fn search_level(
+    game: &Game,
+    constraints: Constraints,
+    limits: Limits,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    let space = LevelSpace::new(game, constraints);
+    if space.start_excluded() {
+        return Outcome {
+            verdict: Verdict::Unsolved,
+            expanded: 0,
+            stored: 0,
+            depth: 0,
+            peak_bytes: 0,
+        };
+    }
+    super::search(&space, limits, cancel, progress)
+}
+
+/// The letters of a route of action indices, for a space with `inputs`.
+pub fn route_text(inputs: &[Input], route: &[u8]) -> String {
+    route
+        .iter()
+        .filter_map(|&a| inputs.get(a as usize))
+        .map(|i| i.letter())
+        .collect()
+}
