@@ -15,6 +15,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod check;
 pub mod compile;
 pub mod diag;
 pub mod engine;
