@@ -198,6 +198,7 @@ pub fn search_level(
             stored: 0,
             depth: 0,
             peak_bytes: 0,
+            visited_bytes: 0,
         };
     }
     super::search(&space, limits, cancel, progress)

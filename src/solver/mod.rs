@@ -86,6 +86,9 @@ pub struct Outcome {
     pub depth: u32,
     /// Peak bytes used by the visited set and frontier.
     pub peak_bytes: usize,
+    /// Bytes held by the visited set at the end (fingerprints, parents,
+    /// actions and table slots): divided by `stored`, the cost of a state.
+    pub visited_bytes: usize,
 }
 
 /// Progress reported between layers and every few thousand states.
@@ -136,6 +139,7 @@ pub fn search<S: Space>(
         stored: visited.len() as u64,
         depth,
         peak_bytes: peak,
+        visited_bytes: visited.bytes(),
     };
     while !frontier.is_empty() {
         progress(Progress {
