@@ -171,6 +171,7 @@ pub fn check(args: &CheckArgs) -> u8 {
         let with_errors = compiled.levels_with_errors();
         let mut selected = Vec::new();
         let mut checked_ids = Vec::new();
+        let mut chosen: Vec<String> = Vec::new();
         for (i, level) in pack.levels.iter().enumerate() {
             if args.level.as_deref().is_some_and(|id| id != level.id.text) {
                 continue;
@@ -182,6 +183,7 @@ pub fn check(args: &CheckArgs) -> u8 {
             {
                 continue;
             }
+            chosen.push(level.id.text.clone());
             if fatal || with_errors.contains(&level.id.text) {
                 diags.extend(check::skipped(pack, &level.id.text, &diags.clone()));
             } else {
@@ -202,6 +204,10 @@ pub fn check(args: &CheckArgs) -> u8 {
         diags.extend(unneeded);
         if args.level.is_none() && shard.is_none() {
             diags.extend(check::world_quality(pack, &reports));
+        }
+        if args.level.is_some() || shard.is_some() {
+            // Only the selected levels' diagnostics, plus the pack-wide ones.
+            diags.retain(|d| d.level.as_ref().is_none_or(|l| chosen.contains(l)));
         }
         crate::diag::sort(&mut diags);
         diags.dedup();
