@@ -10,7 +10,7 @@
 mod level;
 mod report;
 
-pub use level::{check_level, replay_route, rules_at_win};
+pub use level::{Replay, check_level, replay_route, rules_at_win};
 pub use report::{LevelReport, SearchFigures, SearchKind};
 
 use crate::diag::{Diagnostic, Severity, lookup};

@@ -212,3 +212,98 @@ pub fn route_text(inputs: &[Input], route: &[u8]) -> String {
         .map(|i| i.letter())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testkit;
+    use proptest::prelude::*;
+    use std::collections::{HashSet, VecDeque};
+
+    /// The reference: BFS over whole engine states, full `State` equality in
+    /// a std `HashSet`, paths kept as strings. `None` inside when unsolved;
+    /// `Err` when the space is larger than `cap` states.
+    fn naive(game: &Game, cap: usize) -> Result<Option<String>, ()> {
+        let (start, _) = game.reset();
+        let mut inputs = Input::MOVES.to_vec();
+        if !game.automata.is_empty() {
+            inputs.push(Input::Wait);
+        }
+        let mut seen = HashSet::new();
+        seen.insert(start.clone());
+        let mut queue = VecDeque::from([(start, String::new())]);
+        while let Some((s, path)) = queue.pop_front() {
+            for &i in &inputs {
+                let TurnResult::Accepted { state, report } = game.step(&s, i) else {
+                    continue;
+                };
+                let mut p = path.clone();
+                p.push(i.letter());
+                if report.won {
+                    return Ok(Some(p));
+                }
+                if seen.insert(state.clone()) {
+                    queue.push_back((state, p));
+                }
+            }
+            if seen.len() > cap {
+                return Err(());
+            }
+        }
+        Ok(None)
+    }
+
+    const CELLS: &[&str] = &[
+        ".", ".", ".", ".", ".", "m", "r", "f", "#", "MIAU", "IS", "IS", "YOU", "ROCK", "FLAG",
+        "WIN", "PUSH", "STOP", "WALL", "DEFEAT", "u", "MOUSE", "TICK",
+    ];
+
+    fn board() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::collection::vec(prop::sample::select(CELLS), 5), 4).prop_map(
+            |rows| {
+                let mut out = String::from("MIAU IS YOU . .\n");
+                for r in rows {
+                    out.push_str(&r.join(" "));
+                    out.push('\n');
+                }
+                out
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn matches_a_naive_bfs_on_small_levels(b in board(), tick in any::<bool>()) {
+            let mut level = testkit::level(&b);
+            if tick {
+                testkit::automaton(&mut level, "shuttle", "TICK", Some("MOUSE"), 0, "LR");
+            }
+            let game = Game::new(&level);
+            let Ok(expected) = naive(&game, 4_000) else {
+                return Ok(());
+            };
+            let out = search_level(
+                &game,
+                Constraints::default(),
+                Limits::default(),
+                &AtomicBool::new(false),
+                &mut |_| {},
+            );
+            let space = LevelSpace::new(&game, Constraints::default());
+            match (expected, out.verdict) {
+                (None, Verdict::Unsolved) => {}
+                (Some(route), Verdict::Solved(r)) => {
+                    let text = route_text(space.inputs(), &r);
+                    prop_assert_eq!(&text, &route);
+                    // The route replays to a win on the engine.
+                    prop_assert!(matches!(
+                        crate::check::replay_route(&game, &text),
+                        crate::check::Replay::Wins(_)
+                    ));
+                }
+                (e, v) => prop_assert!(false, "naive {e:?}, solver {v:?} on\n{b}"),
+            }
+        }
+    }
+}
