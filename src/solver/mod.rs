@@ -165,7 +165,7 @@ pub fn search<S: Space>(
                 }
                 let used = bytes(&visited, &frontier, &next);
                 peak = peak.max(used);
-                if used > limits.memory {
+                if used > limits.memory || visited.len() + 8192 > visited::MAX_STATES {
                     return outcome(Verdict::Limit, expanded, &visited, depth, peak);
                 }
                 if expanded.is_multiple_of(4096) {
