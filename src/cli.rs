@@ -90,6 +90,21 @@ pub enum Command {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
+    /// Replay a level turn by turn: the board after each turn, the rules added
+    /// and removed, and a final `result:` line.
+    Replay {
+        /// The `.miau` file (or pack JSON).
+        file: PathBuf,
+        /// The level id.
+        #[arg(long)]
+        level: String,
+        /// Inputs `U D L R W` (default: the level's recorded solution).
+        #[arg(long)]
+        moves: Option<String>,
+        /// Print only the rule changes along the route.
+        #[arg(long)]
+        explain: bool,
+    },
     /// Run stages 1 to 4: replay recorded solutions, then the solver's searches.
     Check {
         /// `.miau` or pack JSON files, or directories holding them.
@@ -166,6 +181,12 @@ pub fn main() -> ExitCode {
         Command::Import { input, out } => import(&input, out.as_deref()),
         Command::Fmt { check, inputs } => fmt(&inputs, check),
         Command::Explain { code } => explain(&code),
+        Command::Replay {
+            file,
+            level,
+            moves,
+            explain,
+        } => replay(&file, &level, moves.as_deref(), explain),
         Command::Check {
             inputs,
             level,
@@ -415,5 +436,70 @@ fn explain(code: &str) -> u8 {
             eprintln!("miauc: {code} isn't a diagnostic code or name");
             2
         }
+    }
+}
+
+/// Load one pack for a per-level command; print its errors and return `None` when it doesn't build.
+pub fn load_pack(path: &Path) -> Option<(String, crate::model::Pack)> {
+    let (text, mut diags) = match read_source(path) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("miauc: {e}");
+            return None;
+        }
+    };
+    let compiled = compile::compile(&text, SourceKind::of_path(&path.to_string_lossy()));
+    diags.extend(compiled.diagnostics.iter().cloned());
+    let errors: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    if !errors.is_empty() || compiled.pack.is_none() {
+        print_diagnostics(
+            &path.display().to_string(),
+            &text,
+            &errors,
+            &Report::default(),
+        );
+        return None;
+    }
+    compiled.pack.map(|p| (text, p))
+}
+
+fn replay(path: &Path, level_id: &str, moves: Option<&str>, explain: bool) -> u8 {
+    let Some((text, pack)) = load_pack(path) else {
+        return 1;
+    };
+    let Some(level) = pack.level(level_id) else {
+        let ids: Vec<&str> = pack.levels.iter().map(|l| l.id.text.as_str()).collect();
+        eprintln!(
+            "miauc: {}: no level {level_id}; the levels are {}",
+            path.display(),
+            ids.join(", ")
+        );
+        return 2;
+    };
+    let moves = match moves
+        .map(str::to_string)
+        .or_else(|| level.check.solution.as_ref().map(|s| s.text.clone()))
+    {
+        Some(m) => m,
+        None => {
+            eprintln!("miauc: level {level_id} records no solution; pass --moves");
+            return 2;
+        }
+    };
+    let keys = if SourceKind::of_path(&path.to_string_lossy()) == SourceKind::Miau {
+        let (file, _) = crate::syntax::parse(&text);
+        compile::legend_keys(&file, level_id)
+    } else {
+        Default::default()
+    };
+    let key_of = |noun: &str| keys.get(noun).cloned();
+    let out = crate::engine::replay(level, &moves, explain, &key_of);
+    print!("{}", out.text);
+    match out.result {
+        crate::engine::ReplayResult::Won { .. } => 0,
+        _ => 1,
     }
 }

@@ -7,6 +7,7 @@
 use crate::diag::{self, Diagnostic, Severity};
 use crate::model::Pack;
 use crate::span::Span;
+use std::collections::BTreeMap;
 
 /// What a source is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,4 +125,36 @@ pub fn build_source(text: &str) -> Result<String, Vec<Diagnostic>> {
         Some(pack) if !compiled.has_errors() => Ok(crate::json::to_json(&pack)),
         _ => Err(compiled.diagnostics),
     }
+}
+
+/// The legend key that draws each noun in one level, for printing boards the
+/// way the author wrote them: the level's legend first, then the pack's, then
+/// the default legend. Only one-thing entries count (a stack key isn't a noun's key).
+pub fn legend_keys(file: &crate::syntax::ast::File, level_id: &str) -> BTreeMap<String, String> {
+    use crate::syntax::ast::Item;
+    let mut keys: BTreeMap<String, String> = BTreeMap::new();
+    let add = |legend: &crate::syntax::ast::Legend, keys: &mut BTreeMap<String, String>| {
+        for e in &legend.entries {
+            if let [thing] = e.things.as_slice() {
+                keys.insert(thing.noun.text.clone(), e.key.text.clone());
+            }
+        }
+    };
+    for (key, noun, _) in crate::lower::DEFAULT_LEGEND.iter().rev() {
+        keys.insert(noun.to_string(), key.to_string());
+    }
+    for item in &file.items {
+        if let Item::Legend(l) = item {
+            add(l, &mut keys);
+        }
+    }
+    for item in &file.items {
+        if let Item::Level(l) = item
+            && l.id.text == level_id
+            && let Some(legend) = &l.legend
+        {
+            add(legend, &mut keys);
+        }
+    }
+    keys
 }

@@ -101,13 +101,17 @@ impl<'a> Printer<'a> {
             let line = idx.line_of(c.span.start as usize);
             // The last anchor ending before the comment on the same line, if any.
             let before = anchors.partition_point(|&(s, _)| s < c.span.start);
+            // Anchors are single lines, so only those starting on the comment's
+            // line can precede it there; walking back stops at the line start.
             let trailing = anchors[..before]
                 .iter()
-                .filter(|&&(_, e)| e <= c.span.start && idx.line_of(e as usize) == line)
+                .rev()
+                .take_while(|&&(s, _)| idx.line_of(s as usize) == line)
+                .filter(|&&(_, e)| e <= c.span.start)
                 .max_by_key(|&&(_, e)| e);
             if let Some(&(s, _)) = trailing {
-                if !attached.trailing.contains_key(&s) {
-                    attached.trailing.insert(s, c.span);
+                if let std::collections::hash_map::Entry::Vacant(v) = attached.trailing.entry(s) {
+                    v.insert(c.span);
                     continue;
                 }
             }

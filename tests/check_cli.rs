@@ -192,3 +192,36 @@ fn solve_reports_unsolved_and_limit_and_constraints() {
     let (code, _, _) = miauc(&["solve", BROKEN, "--level", "short", "--forbid", "NOPE IS WIN"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn sarif_output_validates_against_the_schema() {
+    let (code, out, _) = miauc(&["check", BROKEN, "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let log: serde_json::Value = serde_json::from_str(&out).expect("one SARIF log");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("tests/schemas/sarif-schema-2.1.0.json"))
+        .expect("vendored schema");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("schema JSON");
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft4)
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the SARIF schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    for code in ["M401", "M402", "M405", "M408", "M410", "M416"] {
+        assert!(results.iter().any(|r| r["ruleId"] == code), "{code} missing");
+    }
+}
+
+#[test]
+fn github_annotations_name_level_and_code() {
+    let (code, out, _) = miauc(&["check", BROKEN, "--format", "github"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("::error ") && l.contains("M401") && l.contains("sealed")),
+        "{out}"
+    );
+}

@@ -29,6 +29,8 @@ pub struct Pins {
     has_thing: Vec<bool>,
     /// Cells holding a word.
     has_word: Vec<bool>,
+    /// Cells a mover or a pushed tile may ever enter ([`reachable_cells`]).
+    reachable: Vec<bool>,
 }
 
 impl Pins {
@@ -48,6 +50,7 @@ impl Pins {
             terrain: vec![false; n],
             has_thing: vec![false; n],
             has_word: vec![false; n],
+            reachable: reachable_cells(ctx),
         };
         for (k, c) in ctx.cells.iter().enumerate() {
             p.has_word[k] = !c.words.is_empty();
@@ -59,8 +62,9 @@ impl Pins {
                     && ctx.level.terrain.iter().any(|tn| tn.text == noun)
                     && !spelled.contains(noun);
             }
-            // A fixed word never moves, and neither does anything stacked with it.
-            p.pinned[k] = p.fixed[k];
+            // A fixed word never moves, and neither does anything stacked with
+            // it; a word no mover can ever reach never moves either.
+            p.pinned[k] = p.fixed[k] || (p.has_word[k] && !p.reachable[k]);
         }
         let mut work: Vec<usize> = (0..n).filter(|&k| p.has_word[k]).collect();
         while let Some(k) = work.pop() {
@@ -104,7 +108,11 @@ impl Pins {
     pub fn pusher_proof(&self, x: i64, y: i64) -> bool {
         match self.index(x, y) {
             None => true,
-            Some(k) => self.terrain[k] || ((self.fixed[k] || self.pinned[k]) && !self.has_thing[k]),
+            Some(k) => {
+                !self.reachable[k]
+                    || self.terrain[k]
+                    || ((self.fixed[k] || self.pinned[k]) && !self.has_thing[k])
+            }
         }
     }
 
@@ -124,7 +132,10 @@ impl Pins {
         let Some(t) = self.index(x + dx, y + dy) else {
             return false;
         };
-        !self.has_word[t] && !self.blocks(x + dx, y + dy) && !self.pusher_proof(x - dx, y - dy)
+        self.reachable[t]
+            && !self.has_word[t]
+            && !self.blocks(x + dx, y + dy)
+            && !self.pusher_proof(x - dx, y - dy)
     }
 
     /// Whether `(x, y)` is on an edge line.
@@ -143,7 +154,12 @@ impl Pins {
         let mut out = Vec::new();
         for k in 0..self.pinned.len() {
             let (x, y) = self.xy(k);
-            if !self.on_edge(x, y) || self.has_word[k] || self.has_thing[k] || self.terrain[k] {
+            if !self.on_edge(x, y)
+                || !self.reachable[k]
+                || self.has_word[k]
+                || self.has_thing[k]
+                || self.terrain[k]
+            {
                 continue;
             }
             let next_to_pinned = DIRS
@@ -154,6 +170,103 @@ impl Pins {
             }
         }
         out
+    }
+}
+
+/// The cells that a mover or a pushed tile may ever enter: a sound
+/// over-approximation, computed as a fixed point (`docs/pins.md`, "Sealed
+/// regions").
+///
+/// A cell is *sealed off* by a thing that can never stop refusing entry: STOP
+/// under rules whose words no mover can reach, not PUSH or YOU, with no
+/// declared property, no FRAIL, no pending transformation, and whose noun is
+/// spelled by no reachable word tile (so no new rule can ever name it). Every
+/// thing is a possible mover; the reachable cells are a flood fill from the
+/// things through cells that aren't sealed off. The flood fill and the rules
+/// it leaves intact depend on each other, so start from "every rule holds" and
+/// grow the reachable set until it is stable: it only grows, so this ends.
+pub fn reachable_cells(ctx: &LevelCtx) -> Vec<bool> {
+    let w = ctx.width as i64;
+    let h = ctx.height as i64;
+    let n = ctx.cells.len();
+    let mut reach = vec![false; n];
+    let Some(view) = ctx.view else {
+        // Without the engine's reset nothing is known to hold: everything is reachable.
+        return vec![true; n];
+    };
+    let cell_of = |id: &str| {
+        ctx.find(id)
+            .map(|i| (ctx.obj(i).y as i64 * w + ctx.obj(i).x as i64) as usize)
+    };
+    loop {
+        // Rules that still hold: terrain, and sentences none of whose words can be reached.
+        let holding: Vec<_> = view
+            .rules
+            .iter()
+            .filter(|r| {
+                r.words
+                    .iter()
+                    .all(|id| cell_of(id).is_none_or(|k| k < n && !reach[k]))
+            })
+            .collect();
+        let spelled_reachable: BTreeSet<&str> = (0..n)
+            .filter(|&k| reach[k])
+            .flat_map(|k| ctx.cells[k].words.iter().map(|&i| ctx.text[i].as_str()))
+            .collect();
+        let walls_off = |noun: &str| {
+            if spelled_reachable.contains(noun) || ctx.declared.contains(noun) {
+                return false;
+            }
+            let mut stop = ctx.level.terrain.iter().any(|t| t.text == noun);
+            let mut identity = false;
+            let mut transforms = false;
+            for r in holding.iter().filter(|r| r.subject == noun) {
+                match r.predicate.as_str() {
+                    "STOP" => stop = true,
+                    "PUSH" | "YOU" | "FRAIL" => return false,
+                    p if p == noun => identity = true,
+                    p if ctx.class(p) == super::board::WordClass::Noun => transforms = true,
+                    p if ctx.declared.contains(p) => return false,
+                    _ => {}
+                }
+            }
+            stop && (identity || !transforms)
+        };
+        let walling = |i: usize| ctx.obj(i).channel.is_none() && walls_off(ctx.text[i].as_str());
+        let sealed: Vec<bool> = ctx
+            .cells
+            .iter()
+            .map(|c| c.things.iter().any(|&i| walling(i)))
+            .collect();
+        // Every thing that doesn't wall off may some day move (rules can make it YOU).
+        let mut next = vec![false; n];
+        let mut stack: Vec<usize> = (0..n)
+            .filter(|&k| ctx.cells[k].things.iter().any(|&i| !walling(i)))
+            .collect();
+        for &k in &stack {
+            next[k] = true;
+        }
+        while let Some(k) = stack.pop() {
+            let (x, y) = (k as i64 % w, k as i64 / w);
+            for (dx, dy) in DIRS {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= w || ny >= h {
+                    continue;
+                }
+                let j = (ny * w + nx) as usize;
+                if !next[j] && !sealed[j] {
+                    next[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        if next == reach {
+            return reach;
+        }
+        // Monotone: a cell once reachable stays so, which guarantees the loop ends.
+        for k in 0..n {
+            reach[k] |= next[k];
+        }
     }
 }
 
@@ -285,7 +398,12 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             if cells.iter().any(|c| c.0 as i64 == p.width - 1) {
                 edges.push("the right edge");
             }
-            let hold = if edges.is_empty() {
+            let unreachable = cells
+                .iter()
+                .all(|&(x, y)| p.index(x as i64, y as i64).is_some_and(|k| !p.reachable[k]));
+            let hold = if unreachable {
+                "no mover can ever reach it, because things that stay STOP wall it off".to_string()
+            } else if edges.is_empty() {
                 "the pinned tiles around it hold it".to_string()
             } else {
                 format!(

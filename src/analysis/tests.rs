@@ -360,7 +360,7 @@ fn m317_pinned_sentence_in_the_top_left_corner() {
         &run(&ok, quiet(&ok, &["miau.1 is.1 you.1"])),
     );
     // Note C example 1: the top-right corner.
-    let corner = level("corner", ". . . . MIAU IS YOU\n. . . . . . .");
+    let corner = level("corner", ". . . . MIAU IS YOU\n. . . . . . m");
     let d = run(&corner, quiet(&corner, &["miau.1 is.1 you.1"]));
     assert!(only(&d, "M317")[0].contains(
         "MIAU IS YOU (row 0, columns 4 to 6) can never move: the top edge and the right edge hold it."
@@ -372,10 +372,10 @@ fn m317_pinned_sentence_in_the_top_left_corner() {
 
 #[test]
 fn m318_edge_confinement() {
-    let bad = level("edge", ". . . . .\n. . WIN . .\n. . . . .\n. . . . .");
+    let bad = level("edge", ". . . . .\n. . WIN . .\n. . . . .\n. . . . m");
     let ok = level(
         "edge",
-        ". . . . .\n. . . . .\n. . WIN . .\n. . . . .\n. . . . .",
+        ". . . . .\n. . . . .\n. . WIN . .\n. . . . .\n. . . . m",
     );
     case(
         "M318",
@@ -386,7 +386,7 @@ fn m318_edge_confinement() {
 
 #[test]
 fn m319_word_trap() {
-    let bad = level("spend-it-twice", "WALL IS STOP .\n. IS . .\n. . . .");
+    let bad = level("spend-it-twice", "WALL IS STOP .\n. IS . .\n. . . m");
     let paths = ["wall.1 is.1 stop.1"];
     let trigger = run(&bad, quiet(&bad, &paths));
     assert_eq!(
@@ -400,7 +400,7 @@ fn m319_word_trap() {
     // Nearest correct: the loose IS sits one column further right, two pushes away.
     let ok = level(
         "spend-it-twice",
-        "WALL IS STOP . .\n. . . . .\n. . IS . .\n. . . . .",
+        "WALL IS STOP . .\n. . . . .\n. . IS . .\n. . . . m",
     );
     case("M319", &trigger, &run(&ok, quiet(&ok, &paths)));
 }
@@ -427,11 +427,11 @@ fn m320_immovable_word() {
 fn m321_win_shortcut_risk() {
     let bad = level(
         "crates-move",
-        ". . . .\n. . WIN .\nCRATE IS PUSH .\n. . . .",
+        ". . . .\n. . WIN .\nCRATE IS PUSH .\n. . . m",
     );
     let ok = level(
         "crates-move",
-        ". . WIN .\n. . . .\nCRATE IS PUSH .\n. . . .",
+        ". . WIN .\n. . . .\nCRATE IS PUSH .\n. . . m",
     );
     let paths = ["crate.1 is.1 push.1"];
     case(
@@ -1018,4 +1018,34 @@ mod never_panics {
             prop_assert_eq!(a, b);
         }
     }
+}
+
+/// A sealed office: the rule row sits above a full row of walls that stay STOP,
+/// so no mover ever reaches it. Its words are pinned (M317), and the empty
+/// row-0 cells between them are not traps (M319), since no word can get there.
+#[test]
+fn sealed_office_is_pinned_and_has_no_traps() {
+    let l = level(
+        "office",
+        "MIAU IS YOU . WALL IS STOP .\n# # # # # # # #\n# m . . . . WIN #\n# # # # # # # #",
+    );
+    let d = super::analyse(&pack(vec![l.clone()]), &[]);
+    assert!(only(&d, "M319").is_empty(), "{:#?}", all(&d));
+    let pinned = only(&d, "M317");
+    assert_eq!(pinned.len(), 2, "{pinned:#?}");
+    assert!(
+        pinned[0].contains("no mover can ever reach it"),
+        "{pinned:#?}"
+    );
+    // Break the seal: a gap in the wall row lets the cat up into row 0.
+    let open = level(
+        "office",
+        "MIAU IS YOU . WALL IS STOP .\n# # # . # # # #\n# m . . . . WIN #\n# # # # # # # #",
+    );
+    let d = super::analyse(&pack(vec![open]), &[]);
+    assert!(
+        only(&d, "M317").iter().all(|m| !m.contains("WALL IS STOP")),
+        "{:#?}",
+        all(&d)
+    );
 }

@@ -23,6 +23,10 @@ pub enum CheckFormat {
     Human,
     /// JSON lines.
     Json,
+    /// One SARIF 2.1.0 log for the whole run (`check` only).
+    Sarif,
+    /// GitHub workflow annotations (`check` only).
+    Github,
 }
 
 /// Set by the SIGINT handler; every search polls it.
@@ -147,6 +151,8 @@ pub fn check(args: &CheckArgs) -> u8 {
         ..Options::default()
     };
     let mut failed = false;
+    // SARIF is one log for the whole run, so those formats print at the end.
+    let mut collected: Vec<(String, String, Vec<Diagnostic>)> = Vec::new();
     let mut running = 0usize;
     let mut found_level = args.level.is_none();
     for path in files {
@@ -163,6 +169,7 @@ pub fn check(args: &CheckArgs) -> u8 {
         diags.extend(compiled.diagnostics.iter().cloned());
         let Some(pack) = compiled.pack.as_ref() else {
             failed |= print(&name, &text, &diags, &[], args);
+            collected.push((name, text, diags));
             continue;
         };
         let fatal = diags
@@ -212,10 +219,29 @@ pub fn check(args: &CheckArgs) -> u8 {
         crate::diag::sort(&mut diags);
         diags.dedup();
         failed |= print(&name, &text, &diags, &reports, args);
+        collected.push((name, text, diags));
         if CANCEL.load(Ordering::Relaxed) {
             eprintln!("miauc: cancelled");
             return 130;
         }
+    }
+    if matches!(args.format, CheckFormat::Sarif | CheckFormat::Github) {
+        let files: Vec<(SourceFile, Vec<Diagnostic>)> = collected
+            .iter()
+            .map(|(name, text, diags)| {
+                let shown = diags
+                    .iter()
+                    .filter(|d| args.hints || d.severity != Severity::Hint)
+                    .cloned()
+                    .collect();
+                (SourceFile::new(name, text), shown)
+            })
+            .collect();
+        let out = match args.format {
+            CheckFormat::Sarif => crate::diag::sarif::sarif(&files, env!("CARGO_PKG_VERSION")),
+            _ => crate::diag::github::github(&files),
+        };
+        let _ = write!(std::io::stdout().lock(), "{out}");
     }
     if !found_level {
         eprintln!(
@@ -308,6 +334,7 @@ fn print(
                 let _ = writeln!(out, "{v}");
             }
         }
+        CheckFormat::Sarif | CheckFormat::Github => {}
     }
     diags.iter().any(|d| {
         d.severity == Severity::Error
@@ -337,6 +364,10 @@ pub struct SolveArgs {
 /// `miauc solve`: the shortest route of one level; exit 0 when solved, 1 when
 /// UNSOLVED or LIMIT, 2 on usage errors.
 pub fn solve(args: &SolveArgs) -> u8 {
+    if matches!(args.format, CheckFormat::Sarif | CheckFormat::Github) {
+        eprintln!("miauc: solve prints human or json; sarif and github are for check");
+        return 2;
+    }
     let (text, _) = match read_source(&args.file) {
         Ok(x) => x,
         Err(e) => {
@@ -403,7 +434,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
     let mib = out.peak_bytes as f64 / f64::from(1u32 << 20);
     let mut o = std::io::stdout().lock();
     match args.format {
-        CheckFormat::Human => {
+        CheckFormat::Human | CheckFormat::Sarif | CheckFormat::Github => {
             let _ = writeln!(o, "level: {}", args.level);
             let _ = writeln!(o, "result: {result}");
             if let Some(r) = &route {

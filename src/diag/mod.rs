@@ -4,7 +4,9 @@
 //! the shells render them (terminal, JSON lines, SARIF, LSP). Nothing here does I/O.
 
 mod codes;
+pub mod github;
 pub mod render;
+pub mod sarif;
 
 pub use codes::{CATALOGUE, CodeInfo};
 

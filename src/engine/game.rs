@@ -75,10 +75,20 @@ pub struct Game {
     pub(crate) has_channels: bool,
     /// The word tiles, in id order.
     pub(crate) word_ids: Vec<EntId>,
+    /// Per entity: [`F_WORD`], [`F_FIXED`], [`F_CHANNEL`]; a compact copy of
+    /// [`EntInfo`] for the hot loops.
+    pub(crate) flags: Vec<u8>,
     /// Distinguishes games, so a [`super::Scratch`] moved to another game
     /// drops the parses it cached for the first.
     pub(crate) stamp: u64,
 }
+
+/// Entity flag: a word tile.
+pub(crate) const F_WORD: u8 = 1;
+/// Entity flag: a fixed word.
+pub(crate) const F_FIXED: u8 = 2;
+/// Entity flag: has a channel.
+pub(crate) const F_CHANNEL: u8 = 4;
 
 static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
@@ -228,6 +238,14 @@ impl Game {
         }
 
         let has_channels = ents.iter().any(|e| e.channel.is_some());
+        let flags = ents
+            .iter()
+            .map(|e| {
+                (if e.word { F_WORD } else { 0 })
+                    | (if e.fixed { F_FIXED } else { 0 })
+                    | (if e.channel.is_some() { F_CHANNEL } else { 0 })
+            })
+            .collect();
         let word_ids = (0..ents.len())
             .filter(|&i| ents[i].word)
             .map(|i| i as EntId)
@@ -247,6 +265,7 @@ impl Game {
             init_phases,
             has_channels,
             word_ids,
+            flags,
             stamp: STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }

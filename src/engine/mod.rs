@@ -5,12 +5,18 @@
 //! cheap to clone, so the editor, the replay and the solver share one turn
 //! function. [`Play`] adds the undo history of §10.2.
 
+mod contacts;
 mod game;
+mod mechanics;
+mod movement;
 mod parse;
 mod play;
+mod props;
 mod render;
 mod replay;
 mod report;
+mod reset;
+mod scratch;
 mod search;
 mod state;
 #[doc(hidden)]
@@ -29,8 +35,8 @@ pub use play::Play;
 pub use render::KeyOf;
 pub use replay::{ReplayOutput, ReplayResult, replay};
 pub use report::*;
+pub use scratch::Scratch;
 pub use state::State;
-pub use turn::Scratch;
 pub use vocab::{Class, Tok, Vocab};
 
 /// Median steps per second over several runs of each input string on its
@@ -49,6 +55,7 @@ pub fn bench_steps(
             continue;
         }
         let mut sc = Scratch::default();
+        let mut rep = TurnReport::default();
         let (start, _) = game.reset();
         let mut rates = Vec::new();
         for _ in 0..runs.max(1) {
@@ -56,8 +63,8 @@ pub fn bench_steps(
             let mut s = start.clone();
             let mut k = 0;
             for _ in 0..steps {
-                match game.step_with(&s, inputs[k], &mut sc, false) {
-                    TurnResult::Accepted { state, report } if !report.won => s = state,
+                match game.step_into(&s, inputs[k], &mut sc, false, &mut rep) {
+                    Ok(state) if !rep.won => s = state,
                     _ => {
                         s = start.clone();
                         k = 0;

@@ -1,6 +1,6 @@
 //! Parsing (`rules.md` §3): readings, sentences, spans and rule records.
 
-use super::game::{EntId, Game};
+use super::game::{EntId, F_WORD, Game};
 use super::state::Ent;
 use super::vocab::{Class, Tok};
 use std::cmp::Ordering;
@@ -150,7 +150,7 @@ impl Game {
         sc.next.resize(ents.len(), NONE);
         for i in (0..ents.len()).rev() {
             let e = ents[i];
-            if e.alive && self.ents[i].word {
+            if e.alive && self.flags[i] & F_WORD != 0 {
                 let c = e.y as usize * w + e.x as usize;
                 sc.next[i] = sc.head[c];
                 sc.head[c] = i as u16;
@@ -161,7 +161,7 @@ impl Game {
         let mut budget = NODE_BUDGET;
         for i in 0..ents.len() {
             let e = ents[i];
-            if !e.alive || !self.ents[i].word || self.vocab.class(e.noun) != Class::Noun {
+            if !e.alive || self.flags[i] & F_WORD == 0 || self.vocab.class(e.noun) != Class::Noun {
                 continue;
             }
             for axis in [Axis::H, Axis::V] {

@@ -2,8 +2,8 @@
 
 use super::game::Game;
 use super::report::{Input, ResetReport, TurnResult};
+use super::scratch::Scratch;
 use super::state::State;
-use super::turn::Scratch;
 
 /// One play of a level: the current state and the snapshots before every
 /// accepted turn.

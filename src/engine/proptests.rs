@@ -136,20 +136,29 @@ proptest! {
         // One scratch for the whole sequence, so cached parses are exercised.
         let mut sc = Scratch::default();
         let mut reference = Scratch::reference();
+        let mut rep = TurnReport::default();
         for m in moves {
-            let fast = game.step_with(&s, m, &mut sc, false);
+            let fast = game.step_into(&s, m, &mut sc, false, &mut rep);
             let slow = game.step_with(&s, m, &mut reference, true);
             let r = game.step(&s, m);
             // The optimised path must agree with the reference mode in full.
             prop_assert_eq!(&r, &slow);
             // The fast path must reach the same state as the detailed one.
             match (&r, &fast) {
-                (TurnResult::Accepted { state: a, report: ra }, TurnResult::Accepted { state: b, report: rb }) => {
+                (TurnResult::Accepted { state: a, report: ra }, Ok(b)) => {
                     prop_assert_eq!(a, b);
-                    prop_assert_eq!(ra.won, rb.won);
-                    prop_assert_eq!(&ra.formed, &rb.formed);
+                    prop_assert_eq!(ra.won, rep.won);
+                    prop_assert_eq!(ra.lost_control, rep.lost_control);
+                    prop_assert_eq!(ra.goals, rep.goals);
+                    prop_assert_eq!(ra.word_moved, rep.word_moved);
+                    prop_assert_eq!(ra.word_moved_by_you, rep.word_moved_by_you);
+                    prop_assert_eq!(&ra.formed, &rep.formed);
+                    prop_assert!(rep.moved.is_empty() && rep.destroyed.is_empty() && rep.transformed.is_empty());
                 }
-                (TurnResult::Rejected { reason: a, .. }, TurnResult::Rejected { reason: b, .. }) => prop_assert_eq!(a, b),
+                (TurnResult::Rejected { reason: a, blocked }, Err(b)) => {
+                    prop_assert_eq!(a, b);
+                    prop_assert_eq!(blocked, &rep.blocked);
+                }
                 _ => prop_assert!(false, "fast and detailed steps disagree"),
             }
             if let TurnResult::Accepted { state, .. } = r {

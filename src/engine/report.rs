@@ -275,6 +275,24 @@ pub struct TurnReport {
     pub formed: Vec<(Tok, Tok)>,
 }
 
+impl TurnReport {
+    /// Empties every list and resets every flag, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.moved.clear();
+        self.blocked.clear();
+        self.transformed.clear();
+        self.crumbled.clear();
+        self.destroyed.clear();
+        self.gates.clear();
+        self.won = false;
+        self.lost_control = false;
+        self.goals = (0, 0);
+        self.word_moved = false;
+        self.word_moved_by_you = false;
+        self.formed.clear();
+    }
+}
+
 /// What reset reports (§8).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ResetReport {

@@ -288,7 +288,7 @@ pub fn solve(level: &Level, budget: usize) -> Option<String> {
 
 /// [`solve`], also returning how many states were stored.
 pub fn solve_counted(level: &Level, budget: usize) -> (Option<String>, usize) {
-    use super::turn::Scratch;
+    use super::scratch::Scratch;
     use std::collections::HashSet;
     let game = Game::new(level);
     let (start, _) = game.reset();
@@ -301,6 +301,7 @@ pub fn solve_counted(level: &Level, budget: usize) -> (Option<String>, usize) {
     let mut states = vec![start];
     let mut parent: Vec<(u32, Input)> = vec![(u32::MAX, Input::Wait)];
     let mut sc = Scratch::default();
+    let mut report = TurnReport::default();
     let route = |parent: &[(u32, Input)], mut i: usize, last: Input| {
         let mut out = vec![last.letter()];
         while parent[i].0 != u32::MAX {
@@ -313,8 +314,7 @@ pub fn solve_counted(level: &Level, budget: usize) -> (Option<String>, usize) {
     while head < states.len() {
         let s = states[head].clone();
         for &inp in &inputs {
-            if let TurnResult::Accepted { state, report } = game.step_with(&s, inp, &mut sc, false)
-            {
+            if let Ok(state) = game.step_into(&s, inp, &mut sc, false, &mut report) {
                 if report.won {
                     return (Some(route(&parent, head, inp)), states.len());
                 }

@@ -28,7 +28,7 @@ pub(crate) enum Raw {
     #[token("'", single_quoted)]
     SingleQuoted,
     /// Any other run of characters up to whitespace, a brace, a quote, a comma or `//`.
-    #[regex(r#"[^\s{}",'/\x00-\x1f\x7f]"#, bare)]
+    #[regex(r#"[^\s{}",'/\x00-\x1f\x7f\u{fffd}]"#, bare)]
     #[token("/", bare)]
     Bare,
 }
@@ -44,11 +44,8 @@ fn string(lex: &mut Lexer<Raw>) -> bool {
                 lex.bump(i + 1);
                 return true;
             }
-            '\\' => {
-                if chars.next().is_none() {
-                    break;
-                }
-            }
+            // The guard consumes the escaped character, so `\"` never closes the string.
+            '\\' if chars.next().is_none() => break,
             _ => {}
         }
     }
@@ -73,6 +70,7 @@ fn bare(lex: &mut Lexer<Raw>) -> bool {
     for (i, c) in rest.char_indices() {
         let stop = c.is_whitespace()
             || c.is_control()
+            || c == char::REPLACEMENT_CHARACTER
             || matches!(c, '{' | '}' | '"' | ',')
             || (c == '/' && bytes.get(i + 1) == Some(&b'/'));
         if stop {
@@ -230,8 +228,10 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_are_errors() {
+    fn control_characters_and_replaced_bytes_are_errors() {
         let toks = kinds("a\u{1}b");
+        assert_eq!(toks[1].0, Err(()));
+        let toks = kinds("a\u{fffd}b");
         assert_eq!(toks[1].0, Err(()));
     }
 

@@ -77,9 +77,16 @@ const LEVEL_STMTS: &[&str] = &[
 const TOP_BLOCKS: &[&str] = &["pack", "palette", "glossary", "legend", "level"];
 const PACK_BLOCKS: &[&str] = &["palette", "glossary", "legend", "level"];
 const LEVEL_BLOCKS: &[&str] = &["legend", "board"];
-/// Keywords that can only start a top-level block: seeing one inside a level
-/// means the level was not closed (M105).
-const CLOSES_LEVEL: &[&str] = &["pack", "palette", "glossary", "level"];
+
+/// Whether `f` holds blocks introduced by `kw`.
+fn accepts(f: &Frame, kw: &str) -> bool {
+    match f {
+        Frame::File => TOP_BLOCKS.contains(&kw),
+        Frame::Pack(_) => PACK_BLOCKS.contains(&kw),
+        Frame::Level(_) => LEVEL_BLOCKS.contains(&kw),
+        _ => false,
+    }
+}
 
 fn tok<'a>(k: K, label: &'static str) -> impl Parser<'a, &'a [T], T, Ex<'a>> + Clone {
     any().filter(move |t: &T| t.k == k).labelled(label)
@@ -227,6 +234,17 @@ struct P<'s> {
     pos: usize,
     /// Line (0-based) of the first `pack` header, for M107.
     first_pack_line: Option<usize>,
+    /// Index of the open level's frame, so messages name it in O(1) however deep the stack.
+    level_idx: Option<usize>,
+    /// A block header written without its `{` (already reported): if the next
+    /// line starts with `{`, that brace opens this block, so the block's content
+    /// is still read and the mistake gives one diagnostic.
+    pending_header: Option<Vec<T>>,
+    /// Stack index of the outermost frame of the current run of unknown blocks.
+    unknown_from: Option<usize>,
+    /// Unknown blocks abandoned when a top-level block started inside them; their
+    /// closing braces are expected later and are not reported again.
+    orphan_closes: usize,
 }
 
 /// Parses a whole file. Never panics; every mistake becomes a diagnostic and
@@ -241,6 +259,10 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
         line_end: 0,
         pos: 0,
         first_pack_line: None,
+        level_idx: None,
+        pending_header: None,
+        unknown_from: None,
+        orphan_closes: 0,
     };
     p.run();
     (p.file, p.diags)
@@ -277,10 +299,10 @@ impl<'s> P<'s> {
     }
 
     fn level_id(&self) -> Option<String> {
-        self.stack.iter().rev().find_map(|f| match f {
-            Frame::Level(l) => Some(l.id.text.clone()),
+        match self.level_idx.and_then(|i| self.stack.get(i)) {
+            Some(Frame::Level(l)) => Some(l.id.text.clone()),
             _ => None,
-        })
+        }
     }
 
     fn push_diag(&mut self, mut d: Diagnostic) {
@@ -325,6 +347,12 @@ impl<'s> P<'s> {
                 }
                 Some(Frame::Legend(..)) => {
                     let rest = &self.text[self.pos..self.line_end];
+                    let first = rest.split_whitespace().next().unwrap_or("");
+                    let code = rest.split("//").next().unwrap_or("");
+                    if code.trim_end().ends_with('{') && self.enclosing_accepts(first) {
+                        self.unclosed_until(first, self.pos);
+                        continue;
+                    }
                     if !rest.starts_with("//") && !rest.starts_with('}') {
                         self.legend_line();
                         continue;
@@ -558,15 +586,32 @@ impl<'s> P<'s> {
 
     /// A statement in the current frame.
     fn stmt(&mut self, toks: Vec<T>) {
+        self.pending_header = None;
         let first = toks[0].clone();
         let stmt_end = toks.last().map(|t| t.span.end as usize).unwrap_or(0);
         let top = self.stack.last().map(Frame::name).unwrap_or("file");
+        let block_here = self
+            .stack
+            .last()
+            .is_some_and(|f| first.k == K::Ident && accepts(f, &first.text));
+        if block_here {
+            let d = Diagnostic::new(
+                "M106",
+                Span::point(stmt_end),
+                format!(
+                    "Expected `{{` at the end of the line to open the {} block, found the end of the line.",
+                    first.text
+                ),
+            )
+            .with_fix("Insert {", Span::point(stmt_end), " {");
+            self.push_diag(d);
+            self.pending_header = Some(toks);
+            return;
+        }
         match top {
             "unknown" => {}
             "file" => {
-                if first.k == K::Ident && TOP_BLOCKS.contains(&first.text.as_str()) {
-                    self.missing("`{` to open the block", stmt_end);
-                } else if first.k == K::Ident {
+                if first.k == K::Ident {
                     let is_elsewhere = LEVEL_STMTS.contains(&first.text.as_str())
                         || PACK_STMTS.contains(&first.text.as_str());
                     if is_elsewhere {
@@ -938,7 +983,7 @@ impl<'s> P<'s> {
             End::Open(brace) => {
                 let d = Diagnostic::new("M106", brace, "Expected a legend entry, found `{`.");
                 self.push_diag(d);
-                self.stack.push(Frame::Unknown);
+                self.push_unknown();
             }
             End::Close(brace) => self.close_block(brace),
             End::Eol => {}
@@ -961,8 +1006,8 @@ impl<'s> P<'s> {
         // A header of a new top-level block: the board (and its level) were left open.
         let first = region.split_whitespace().next().unwrap_or("");
         let before_comment = &rest[..comment.unwrap_or(rest.len())];
-        if CLOSES_LEVEL.contains(&first) && before_comment.trim_end().ends_with('{') {
-            self.unclosed_before(start);
+        if before_comment.trim_end().ends_with('{') && self.enclosing_accepts(first) {
+            self.unclosed_until(first, start);
             return;
         }
         if !region.trim().is_empty() {
@@ -987,22 +1032,27 @@ impl<'s> P<'s> {
         }
     }
 
-    /// Reports M105 for the innermost open block and closes blocks until a frame
-    /// that can hold a new top-level block is on top.
-    fn unclosed_before(&mut self, at: usize) {
-        let mut reported = false;
-        while let Some(f) = self.stack.last() {
-            if matches!(f, Frame::File | Frame::Pack(_)) {
-                break;
-            }
-            if !reported && !matches!(f, Frame::Unknown) {
-                let line_start = self.idx.line_start(self.idx.line_of(at)).unwrap_or(at);
-                let d =
-                    self.m105(f)
-                        .with_fix("Close the block here", Span::point(line_start), "}\n");
-                self.push_diag(d);
-                reported = true;
-            }
+    /// Whether a block that isn't the innermost one would accept a `kw { … }`
+    /// block: then the innermost block was left open (M105).
+    fn enclosing_accepts(&self, kw: &str) -> bool {
+        if matches!(self.stack.last(), Some(Frame::Unknown) | None) {
+            return false;
+        }
+        // Below a non-unknown frame there are only a few known frames, so this is O(1).
+        self.stack.iter().rev().skip(1).any(|f| accepts(f, kw))
+    }
+
+    /// Reports M105 for the innermost open block and closes blocks until one
+    /// that accepts a `kw` block is on top.
+    fn unclosed_until(&mut self, kw: &str, at: usize) {
+        if let Some(f) = self.stack.last() {
+            let line_start = self.idx.line_start(self.idx.line_of(at)).unwrap_or(at);
+            let d = self
+                .m105(f)
+                .with_fix("Close the block here", Span::point(line_start), "}\n");
+            self.push_diag(d);
+        }
+        while self.stack.len() > 1 && !self.stack.last().is_some_and(|f| accepts(f, kw)) {
             self.pop_frame(Span::point(at));
         }
     }
@@ -1102,7 +1152,7 @@ impl<'s> P<'s> {
 
     fn cell_parts(&mut self, text: &str, span: Span, x: u32, y: u32, level: &str) -> Vec<Part> {
         if let Some(c) = text.chars().find(|c| !c.is_ascii() || c.is_ascii_control()) {
-            let msg = if c.is_ascii_control() {
+            let msg = if c.is_ascii_control() || c == char::REPLACEMENT_CHARACTER {
                 format!(
                     "Level {level}, board row {y}: unexpected {}.",
                     describe_char(c)
@@ -1228,12 +1278,16 @@ impl<'s> P<'s> {
 
     /// Opens a block whose header tokens are `toks`.
     fn open_block(&mut self, toks: Vec<T>, brace: Span) {
+        let pending = self.pending_header.take();
         let Some(first) = toks.first().cloned() else {
+            if let Some(header) = pending {
+                return self.open_block(header, brace);
+            }
             if !matches!(self.stack.last(), Some(Frame::Unknown)) {
                 let d = Diagnostic::new("M106", brace, "Expected a block keyword, found `{`.");
                 self.push_diag(d);
             }
-            self.stack.push(Frame::Unknown);
+            self.push_unknown();
             return;
         };
         let header = first.span.cover(brace);
@@ -1256,7 +1310,22 @@ impl<'s> P<'s> {
             }
         };
         match (top, kwd) {
-            ("unknown", _) => self.stack.push(Frame::Unknown),
+            ("unknown", k) => {
+                // An unknown block (already reported) that runs into a top-level
+                // block was left open: stop skipping, so the rest is still read.
+                let from = self.unknown_from.unwrap_or(self.stack.len());
+                let base = from.checked_sub(1).and_then(|i| self.stack.get(i));
+                if matches!(base, Some(Frame::File | Frame::Pack(_)))
+                    && ["pack", "palette", "glossary", "level"].contains(&k)
+                {
+                    self.orphan_closes += self.stack.len() - from;
+                    self.stack.truncate(from);
+                    self.unknown_from = None;
+                    self.open_block(toks, brace);
+                } else {
+                    self.push_unknown();
+                }
+            }
             ("file", "pack") => {
                 let line = self.line_no(header.start as usize);
                 if let Some(first_line) = self.first_pack_line {
@@ -1268,7 +1337,7 @@ impl<'s> P<'s> {
                         ),
                     );
                     self.push_diag(d);
-                    self.stack.push(Frame::Unknown);
+                    self.push_unknown();
                     return;
                 }
                 self.first_pack_line = Some(line);
@@ -1288,6 +1357,7 @@ impl<'s> P<'s> {
                 let id = self
                     .run_grammar(name("a level id"), args, stmt_end)
                     .unwrap_or_default();
+                self.level_idx = Some(self.stack.len());
                 self.stack.push(Frame::Level(Level {
                     id,
                     block: BlockSpan {
@@ -1350,12 +1420,8 @@ impl<'s> P<'s> {
                 }));
                 // Cells may follow the brace on the same line.
             }
-            ("level" | "palette" | "glossary" | "legend", k) if CLOSES_LEVEL.contains(&k) => {
-                self.unclosed_before(first.span.start as usize);
-                self.open_block(toks, brace);
-            }
-            ("pack", "pack") => {
-                self.unclosed_before_pack(first.span.start as usize);
+            (_, k) if self.enclosing_accepts(k) => {
+                self.unclosed_until(k, first.span.start as usize);
                 self.open_block(toks, brace);
             }
             (_, _) => {
@@ -1378,19 +1444,8 @@ impl<'s> P<'s> {
                     );
                     self.push_diag(d);
                 }
-                self.stack.push(Frame::Unknown);
+                self.push_unknown();
             }
-        }
-    }
-
-    fn unclosed_before_pack(&mut self, at: usize) {
-        if let Some(f) = self.stack.last() {
-            let line_start = self.idx.line_start(self.idx.line_of(at)).unwrap_or(at);
-            let d = self
-                .m105(f)
-                .with_fix("Close the block here", Span::point(line_start), "}\n");
-            self.push_diag(d);
-            self.pop_frame(Span::point(at));
         }
     }
 
@@ -1416,8 +1471,17 @@ impl<'s> P<'s> {
         self.push_diag(d);
     }
 
+    fn push_unknown(&mut self) {
+        if !matches!(self.stack.last(), Some(Frame::Unknown)) {
+            self.unknown_from = Some(self.stack.len());
+        }
+        self.stack.push(Frame::Unknown);
+    }
+
     fn close_block(&mut self, brace: Span) {
+        self.pending_header = None;
         match self.stack.last() {
+            Some(Frame::File) | None if self.orphan_closes > 0 => self.orphan_closes -= 1,
             Some(Frame::File) | None => {
                 let d = Diagnostic::new(
                     "M106",
@@ -1439,6 +1503,12 @@ impl<'s> P<'s> {
         let Some(mut f) = self.stack.pop() else {
             return;
         };
+        if self.level_idx == Some(self.stack.len()) {
+            self.level_idx = None;
+        }
+        if self.unknown_from == Some(self.stack.len()) {
+            self.unknown_from = None;
+        }
         f.set_close(close);
         match f {
             Frame::File | Frame::Unknown => {}
@@ -1785,7 +1855,9 @@ fn split_plus(t: &T) -> Vec<T> {
 }
 
 fn describe_char(c: char) -> String {
-    if c.is_control() {
+    if c == char::REPLACEMENT_CHARACTER {
+        "bytes that aren't UTF-8".to_string()
+    } else if c.is_control() {
         format!("control character U+{:04X}", c as u32)
     } else {
         quote_text(&c.to_string())
@@ -1840,5 +1912,157 @@ mod tests {
             ]
         );
         assert_eq!(file.comments.len(), 5);
+    }
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        parse(text).1.iter().map(|d| d.code()).collect()
+    }
+
+    #[test]
+    fn single_line_blocks_nesting_and_crlf() {
+        let text = "pack p1 { name \"P\" }\r\n%%%\r\n";
+        assert_eq!(codes(text), ["M114"]);
+        let text = "pack p1 {\r\n  legend { x ROCK + GATE channel teal }\r\n  level l1 { board { x MIAU } }\r\n}\r\n";
+        let (file, diags) = parse(text);
+        assert!(diags.is_empty(), "{diags:#?}");
+        assert_eq!(file.items.len(), 2);
+        let Item::Legend(l) = &file.items[0] else {
+            panic!("legend first")
+        };
+        assert_eq!(l.entries[0].things.len(), 2);
+        assert_eq!(
+            l.entries[0].things[1].channel.as_ref().unwrap().text,
+            "teal"
+        );
+        let Item::Level(lv) = &file.items[1] else {
+            panic!("level second")
+        };
+        assert_eq!(lv.board.as_ref().unwrap().rows[0].cells.len(), 2);
+    }
+
+    #[test]
+    fn a_block_left_open_is_one_m105_and_the_rest_still_parses() {
+        // The level legend misses its brace: the board still belongs to the level.
+        let text = "level l1 {\n  legend {\n    x ROCK\n  board {\n    x\n  }\n}\n";
+        let (file, diags) = parse(text);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code(), "M105");
+        assert_eq!(
+            diags[0].message,
+            "The legend block of level l1 that opens on line 2 isn't closed."
+        );
+        let Item::Level(lv) = &file.items[0] else {
+            panic!("level")
+        };
+        assert!(lv.board.is_some() && lv.legend.is_some());
+        // A board and level left open before the next level.
+        let text = "level l1 {\n  board {\n    MIAU\nlevel l2 {\n  title \"Two\"\n}\n";
+        let (file, diags) = parse(text);
+        assert_eq!(diags.iter().map(|d| d.code()).collect::<Vec<_>>(), ["M105"]);
+        assert_eq!(file.items.len(), 2);
+        // Unclosed at the end of the file.
+        assert_eq!(codes("palette {\n  MIAU \"x\"\n"), ["M105"]);
+    }
+
+    #[test]
+    fn keywords_out_of_place() {
+        let (_, d) = parse("automaton a property TICK pattern \"L\"\n");
+        assert_eq!(d[0].code(), "M104");
+        assert_eq!(
+            d[0].message,
+            "automaton isn't a statement here. It belongs inside a level block."
+        );
+        let (_, d) = parse("levl one {\n  title \"x\"\n}\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            d[0].message,
+            "levl isn't a statement here. Did you mean level?"
+        );
+        assert_eq!(d[0].fixes[0].edits[0].new_text, "level");
+        let (_, d) = parse("level one {\n  automation a property TICK pattern \"L\"\n}\n");
+        assert_eq!(
+            d[0].message,
+            "automation isn't a statement here. Did you mean automaton?"
+        );
+    }
+
+    #[test]
+    fn statement_arguments() {
+        let (file, d) = parse(
+            "level one {\n  frail\n  pair OPEN SHUT\n  automaton a pattern \"LR\" property TICK\n  allow M407\n}\n",
+        );
+        assert!(d.is_empty(), "{d:#?}");
+        let Item::Level(lv) = &file.items[0] else {
+            panic!("level")
+        };
+        assert_eq!(lv.stmts.len(), 4);
+        assert!(matches!(&lv.stmts[0].kind, LevelStmtKind::Frail(v) if v.is_empty()));
+        let (_, d) = parse("level one {\n  automaton a property TICK\n}\n");
+        assert_eq!(
+            d[0].message,
+            "Expected `pattern \"…\"`, found the end of the line."
+        );
+        let (_, d) = parse("level one {\n  title \"a\" \"b\"\n}\n");
+        assert_eq!(d[0].message, "Expected the end of the line, found `\"b\"`.");
+        let (_, d) = parse("pack p { world tagline \"t\" colour red }\n");
+        assert_eq!(
+            d[0].message,
+            "Expected `glyph`, `tagline`, `accent` or the end of the line, found `colour`."
+        );
+    }
+
+    #[test]
+    fn board_cells() {
+        let (_, d) = parse("level one {\n  board {\n    WIN!+STOP .!\n  }\n}\n");
+        let msgs: Vec<_> = d.iter().map(|d| (d.code(), d.cells.clone())).collect();
+        assert_eq!(msgs, [("M113", vec![(0, 0)]), ("M113", vec![(1, 0)])]);
+        assert!(
+            d[0].message
+                .ends_with("mark every word of the stack fixed, or none.")
+        );
+        let (_, d) = parse("level one {\n  board {\n    WIN+WIN . 🦀\n  }\n}\n");
+        assert_eq!(
+            d.iter().map(|d| d.code()).collect::<Vec<_>>(),
+            ["M112", "M114"]
+        );
+        assert_eq!(
+            d[1].message,
+            "Level one, board row 0: boards are ASCII. Give 🦀 a palette entry and a legend key."
+        );
+    }
+
+    #[test]
+    fn a_brace_on_the_next_line_is_one_diagnostic() {
+        let (file, d) = parse("level one\n{\n  title \"One\"\n  board\n  {\n    MIAU\n  }\n}\n");
+        let msgs: Vec<_> = d.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "Expected `{` at the end of the line to open the level block, found the end of the line.",
+                "Expected `{` at the end of the line to open the board block, found the end of the line.",
+            ]
+        );
+        let Item::Level(lv) = &file.items[0] else {
+            panic!("level")
+        };
+        assert_eq!(lv.id.text, "one");
+        assert_eq!(lv.board.as_ref().unwrap().rows.len(), 1);
+    }
+
+    #[test]
+    fn a_misspelt_block_does_not_hide_the_levels_after_it() {
+        // `packk` is unknown; the levels written inside it are still read, and
+        // its closing brace isn't reported again.
+        let text = "packk p {\n  name \"P\"\n  level a {\n    title \"A\"\n  }\n}\nlevel b {\n  title 'B'\n}\n";
+        let (file, d) = parse(text);
+        assert_eq!(
+            d.iter().map(|d| d.code()).collect::<Vec<_>>(),
+            ["M104", "M102"]
+        );
+        assert_eq!(file.items.len(), 2);
+        // A properly closed unknown block with nested blocks is skipped whole.
+        let (file, d) = parse("levl a {\n  board {\n    x\n  }\n}\nlevel b {\n}\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!(file.items.len(), 1);
     }
 }

@@ -1,0 +1,90 @@
+/**
+ * Tree-sitter grammar for the `.miau` pack language (shared/spec/language.md).
+ *
+ * The language is line-oriented: a statement is a keyword and its arguments
+ * up to the end of the line, so newlines are tokens here rather than extras.
+ * Boards and legends have their own tokens (cells and keys are any run of
+ * non-space characters), which tree-sitter's context-aware lexer only
+ * considers inside those blocks.
+ */
+
+const STATEMENT_KEYWORDS = [
+  'name', 'version', 'engine', 'rules', 'world', 'vocabulary', 'title',
+  'category', 'introduces', 'reuses', 'hint', 'solution', 'steps',
+  'must-form', 'budget', 'allow', 'terrain', 'automaton', 'pair', 'frail',
+];
+
+module.exports = grammar({
+  name: 'miau',
+
+  extras: $ => [/[ \t\r]/, $.comment],
+
+  word: $ => $.identifier,
+
+  rules: {
+    source_file: $ => repeat(choice($._newline, $._top_block)),
+
+    _top_block: $ => choice(
+      $.pack_block, $.palette_block, $.glossary_block, $.legend_block, $.level_block,
+    ),
+
+    pack_block: $ => seq('pack', field('id', $.identifier), $._open, repeat(choice($._newline, $.statement)), '}'),
+
+    level_block: $ => seq(
+      'level', field('id', $.identifier), $._open,
+      repeat(choice($._newline, $.statement, $.legend_block, $.board_block)),
+      '}',
+    ),
+
+    palette_block: $ => seq('palette', $._open, repeat(choice($._newline, $.palette_entry)), '}'),
+    palette_entry: $ => seq(field('noun', $.word), repeat($._argument), $._newline),
+
+    glossary_block: $ => seq('glossary', $._open, repeat(choice($._newline, $.glossary_entry)), '}'),
+    glossary_entry: $ => seq(field('property', $.word), repeat($._argument), $._newline),
+
+    legend_block: $ => seq('legend', $._open, repeat(choice($._newline, $.legend_entry)), '}'),
+    legend_entry: $ => seq(
+      field('key', $.legend_key),
+      field('value', choice($.stack, $._tile)),
+      repeat($._argument),
+      $._newline,
+    ),
+
+    board_block: $ => seq('board', $._open, repeat(choice($._newline, $.board_row)), '}'),
+    board_row: $ => seq(repeat1($._cell), $._newline),
+    _cell: $ => choice($.empty_cell, $.legend_key, $._tile, $.stack),
+    stack: $ => seq($._stack_part, repeat1(seq('+', $._stack_part))),
+    _stack_part: $ => choice($.legend_key, $._tile),
+    _tile: $ => choice($.word, $.fixed_word),
+
+    statement: $ => seq(field('keyword', $.keyword), repeat($._argument), $._newline),
+    keyword: _ => choice(...STATEMENT_KEYWORDS),
+
+    _argument: $ => choice($.string, $.number, $.identifier, $.word, $.fixed_word, $.arrow, ','),
+
+    _open: $ => seq('{', $._newline),
+
+    string: $ => seq(
+      '"',
+      repeat(choice($.string_content, $.escape_sequence)),
+      token.immediate('"'),
+    ),
+    string_content: _ => token.immediate(prec(1, /[^"\\\n]+/)),
+    escape_sequence: _ => token.immediate(/\\./),
+
+    // A word tile or noun; `!` makes it fixed.
+    word: _ => /[A-Z][A-Z0-9_-]*/,
+    fixed_word: _ => /[A-Z][A-Z0-9_-]*!/,
+    identifier: _ => /[a-z][a-z0-9._-]*/,
+    number: _ => /[0-9]+/,
+    arrow: _ => '->',
+
+    // A legend key or board symbol: not uppercase (that is a word), no `+`.
+    legend_key: _ => /[^\sA-Z+{}"][^\s+]*/,
+    empty_cell: _ => token(prec(1, '.')),
+
+    comment: _ => token(prec(2, seq('//', /[^\n]*/))),
+
+    _newline: _ => /\n/,
+  },
+});

@@ -1,0 +1,142 @@
+//! Property sets (§4.1), the transform phase (§4.2) and parses of a working state.
+
+use super::game::{EntId, F_CHANNEL, F_WORD, Game};
+use super::parse::Rules;
+use super::report::{Transformed, When};
+use super::scratch::Scratch;
+use super::state::{Ent, State};
+use super::vocab::{PUSH, Tok, YOU};
+use std::sync::Arc;
+
+impl Game {
+    pub(crate) fn is_gate(&self, i: usize, e: &Ent) -> bool {
+        self.flags[i] & (F_WORD | F_CHANNEL) == F_CHANNEL && e.noun == self.gate
+    }
+
+    pub(crate) fn is_plate(&self, i: usize, e: &Ent) -> bool {
+        self.flags[i] & (F_WORD | F_CHANNEL) == F_CHANNEL && e.noun == self.plate
+    }
+
+    /// The property set of §4.1.
+    pub(crate) fn ent_props(&self, rules: &Rules, i: usize, e: &Ent) -> u64 {
+        if self.flags[i] & F_WORD != 0 {
+            PUSH
+        } else if self.is_gate(i, e) {
+            0
+        } else {
+            rules.noun_props(e.noun)
+        }
+    }
+
+    pub(crate) fn you_things(&self, rules: &Rules, ents: &[Ent], out: &mut Vec<u16>) {
+        out.clear();
+        for (i, e) in ents.iter().enumerate() {
+            if e.alive && self.ent_props(rules, i, e) & YOU != 0 {
+                out.push(i as u16);
+            }
+        }
+    }
+
+    /// One transform phase (§4.2).
+    pub(crate) fn transform(
+        &self,
+        sc: &mut Scratch,
+        rules: &Rules,
+        when: When,
+        out: &mut Vec<Transformed>,
+    ) {
+        let mut map: Vec<(Tok, Tok)> = Vec::new();
+        for r in &rules.records {
+            let (x, y) = (r.subject, r.predicate);
+            if y == x
+                || self.vocab.class(y) != super::vocab::Class::Noun
+                || rules.holds(x, x)
+                || map.iter().any(|m| m.0 == x)
+            {
+                continue;
+            }
+            map.push((x, y));
+        }
+        if map.is_empty() {
+            return;
+        }
+        for (i, e) in sc.ents.iter_mut().enumerate() {
+            if !e.alive || self.flags[i] & F_WORD != 0 {
+                continue;
+            }
+            if let Some(&(_, to)) = map.iter().find(|m| m.0 == e.noun) {
+                out.push(Transformed {
+                    id: i as EntId,
+                    from: e.noun,
+                    to,
+                    when,
+                });
+                e.noun = to;
+            }
+        }
+    }
+
+    /// Parses the words of `sc.ents`, reusing a cached parse when the words
+    /// have not moved since it was made: rules depend on words only (§3.1).
+    pub(crate) fn parse_cached(&self, sc: &mut Scratch, slot: usize) -> Arc<Rules> {
+        if sc.stamp != self.stamp {
+            sc.stamp = self.stamp;
+            sc.cache = Default::default();
+        }
+        if sc.reference {
+            return Arc::new(self.parse(&sc.ents, &mut sc.ps, false));
+        }
+        sc.sig.clear();
+        for &w in &self.word_ids {
+            sc.sig.push(sc.ents[w as usize].pack());
+        }
+        for c in &sc.cache {
+            if let (sig, Some(r)) = c {
+                if *sig == sc.sig {
+                    return r.clone();
+                }
+            }
+        }
+        let r = Arc::new(self.parse(&sc.ents, &mut sc.ps, false));
+        let c = &mut sc.cache[slot];
+        std::mem::swap(&mut c.0, &mut sc.sig);
+        c.1 = Some(r.clone());
+        r
+    }
+
+    /// The rules of a settled state (its board's parse, §3.7), with sentences.
+    pub fn rules(&self, s: &State) -> Rules {
+        let mut sc = Scratch::default();
+        s.unpack_into(
+            self.ents.len(),
+            self.automata.len(),
+            &mut sc.ents,
+            &mut sc.phases,
+        );
+        self.parse(&sc.ents, &mut sc.ps, true)
+    }
+
+    /// The property set of every entity in a settled state, as bits of the
+    /// level's property words (see [`Game::prop_names`]); removed entities: 0.
+    pub fn props(&self, s: &State) -> Vec<u64> {
+        let rules = self.rules(s);
+        (0..self.ents.len())
+            .map(|i| {
+                let e = s.ent(i);
+                if e.alive {
+                    self.ent_props(&rules, i, &e)
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+
+    /// The property words in a property set, in token order.
+    pub fn prop_names(&self, bits: u64) -> Vec<&str> {
+        (0..self.vocab.len() as Tok)
+            .filter(|&t| self.vocab.prop_bit(t) & bits != 0)
+            .map(|t| self.vocab.name(t))
+            .collect()
+    }
+}

@@ -1,0 +1,164 @@
+//! Property tests over random valid packs: `build(import(json)) == json`, and
+//! `fmt` is idempotent on the imported source and never changes its build.
+
+use miau::compile::build_source;
+use miau::import::{to_miau, with_compiler_ids};
+use miau::json::to_json;
+use miau::model::{
+    Allowance, Automaton, CheckMeta, Frail, Kind, Level, Named, Object, Pack, Pair, PaletteEntry,
+    Step,
+};
+use proptest::prelude::*;
+
+const NOUNS: &[&str] = &[
+    "ROCK", "FLAG", "WALL", "CRATE", "KEY", "BELL", "MIAU", "SAND",
+];
+const WORDS: &[&str] = &[
+    "MIAU", "ROCK", "FLAG", "WALL", "IS", "AND", "YOU", "WIN", "PUSH", "STOP", "SINK", "DEFEAT",
+    "GOAL", "FLOAT",
+];
+
+/// One cell: nothing, or a stack of things and words.
+fn cell() -> impl Strategy<Value = Vec<(Kind, String, bool, Option<String>)>> {
+    let part = prop_oneof![
+        4 => prop::sample::select(NOUNS).prop_map(|n| (Kind::Thing, n.to_string(), false, None)),
+        4 => (prop::sample::select(WORDS), prop::bool::weighted(0.1))
+            .prop_map(|(w, f)| (Kind::Word, w.to_string(), f, None)),
+        1 => prop::sample::select(&["PLATE", "GATE"][..])
+            .prop_map(|n| (Kind::Thing, n.to_string(), false, Some("amber".to_string()))),
+    ];
+    prop_oneof![
+        6 => Just(Vec::new()),
+        3 => prop::collection::vec(part, 1..3),
+    ]
+}
+
+fn level(index: usize) -> impl Strategy<Value = Level> {
+    (1u32..6, 1u32..5).prop_flat_map(move |(w, h)| {
+        (
+            prop::collection::vec(cell(), (w * h) as usize),
+            prop::option::of("[UDLRW]{1,12}"),
+            prop::option::of(1u64..200),
+            prop::bool::ANY,
+            prop::bool::ANY,
+            prop::bool::ANY,
+            prop::option::of("[a-z ]{1,20}"),
+        )
+            .prop_map(move |(cells, solution, steps, tick, pair, frail, hint)| {
+                let mut objects = Vec::new();
+                for (k, parts) in cells.into_iter().enumerate() {
+                    let (x, y) = (k as u32 % w, k as u32 / w);
+                    // A stack fixes all its words or none (M113): follow the first word.
+                    let fixed = parts
+                        .iter()
+                        .find(|p| p.0 == Kind::Word)
+                        .is_some_and(|p| p.2);
+                    let mut seen_words = Vec::new();
+                    for (kind, text, _, channel) in parts {
+                        if kind == Kind::Word {
+                            if seen_words.contains(&text) {
+                                continue; // a stack names a word once (M112)
+                            }
+                            seen_words.push(text.clone());
+                        }
+                        objects.push(Object {
+                            kind,
+                            fixed: kind == Kind::Word && fixed,
+                            text,
+                            x,
+                            y,
+                            channel,
+                            ..Default::default()
+                        });
+                    }
+                }
+                let automata = if tick {
+                    vec![Automaton {
+                        id: Named::new("walker"),
+                        subject: Some(Named::new("ROCK")),
+                        property: Named::new("TICK"),
+                        phase: Some(0),
+                        pattern: vec![Step::Move(1, 0), Step::Wait],
+                        ..Default::default()
+                    }]
+                } else {
+                    Vec::new()
+                };
+                let pairs = if pair {
+                    vec![Pair {
+                        words: vec![Named::new("OPEN"), Named::new("SHUT")],
+                        effect: "destroy-both".into(),
+                        enter: true,
+                        ..Default::default()
+                    }]
+                } else {
+                    Vec::new()
+                };
+                Level {
+                    id: Named::new(format!("level-{index}")),
+                    title: Some(format!("Level {index}")),
+                    hint,
+                    width: w,
+                    height: h,
+                    automata,
+                    pairs,
+                    frail: frail.then(|| Frail {
+                        leaves: vec![(Named::new("SAND"), Named::new("WATER"))],
+                        ..Default::default()
+                    }),
+                    check: CheckMeta {
+                        solution: solution.map(Named::new),
+                        steps,
+                        allow: vec![Allowance {
+                            code: Named::new("M326"),
+                            reason: "Wide on purpose.".into(),
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    },
+                    objects,
+                    ..Default::default()
+                }
+            })
+    })
+}
+
+fn pack() -> impl Strategy<Value = Pack> {
+    prop::collection::vec(0usize..1, 1..4)
+        .prop_flat_map(|v| {
+            let levels: Vec<_> = (0..v.len()).map(level).collect();
+            levels
+        })
+        .prop_map(|levels| Pack {
+            id: "random-pack".into(),
+            name: "Random pack".into(),
+            version: "1.0.0".into(),
+            engine: 1,
+            rules: Some(2),
+            palette: vec![PaletteEntry {
+                noun: Named::new("ROCK"),
+                glyph: "🪨".into(),
+                ..Default::default()
+            }],
+            levels,
+            ..Default::default()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn import_then_build_gives_the_same_json(p in pack()) {
+        let p = with_compiler_ids(&p);
+        let json = to_json(&p);
+        let source = to_miau(&p);
+        match build_source(&source) {
+            Ok(built) => prop_assert_eq!(&built, &json, "source:\n{}", source),
+            Err(d) => prop_assert!(false, "imported source doesn't build: {:#?}\n{}", d, source),
+        }
+        let formatted = miau::fmt::format(&source).expect("imported source formats");
+        prop_assert_eq!(miau::fmt::format(&formatted).unwrap(), formatted.clone());
+        prop_assert_eq!(build_source(&formatted).ok(), Some(json));
+    }
+}
