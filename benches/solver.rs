@@ -52,7 +52,10 @@ fn run(name: &str, game: &Game, budget: u64) {
     let mut packed = Vec::new();
     space.pack(&space.start(), &mut packed);
     let rate = out.expanded as f64 / secs;
-    let raw = raw_insert_rate(packed.len(), (out.stored as usize).clamp(100_000, 5_000_000));
+    let raw = raw_insert_rate(
+        packed.len(),
+        (out.stored as usize).clamp(100_000, 5_000_000),
+    );
     let verdict = match &out.verdict {
         Verdict::Solved(r) => format!("solved in {}", r.len()),
         Verdict::Unsolved => "unsolved".into(),

@@ -14,8 +14,8 @@
 //! - [`cli`]: the `miauc` command line (the only module here that does I/O).
 
 pub mod analysis;
-pub mod cli;
 pub mod check;
+pub mod cli;
 pub mod compile;
 pub mod diag;
 pub mod engine;

@@ -112,13 +112,20 @@ fn clockwork_passes_and_is_hands_off() {
 #[test]
 fn small_crate_works_levels_pass() {
     for (level, route, flags) in [
-        ("pallet-row", "LUURRDULLDDRRRRUULLLRDDLLUU", "BYPASS (allowed)"),
+        (
+            "pallet-row",
+            "LUURRDULLDDRRRRUULLLRDDLLUU",
+            "BYPASS (allowed)",
+        ),
         ("door-stop", "LURRURDDURRRRRR", "BYPASS (allowed)"),
         ("jam", "RRRRRRR", "BYPASS (allowed)"),
     ] {
         let (code, out, _) = miauc(&["check", "packs/crate-works.miau", "--level", level]);
         assert_eq!(code, 0, "{out}");
-        let line = format!("level {level}: solved in {} steps, route {route}", route.len());
+        let line = format!(
+            "level {level}: solved in {} steps, route {route}",
+            route.len()
+        );
         assert!(out.contains(&line), "{out}");
         assert!(out.contains(flags), "{out}");
     }
@@ -131,13 +138,20 @@ fn small_crate_works_levels_pass() {
 fn bundled_packs_pass() {
     let (code, out, err) = miauc(&["check", "packs"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("level short-one-crate: solved in 36 steps"), "{out}");
+    assert!(
+        out.contains("level short-one-crate: solved in 36 steps"),
+        "{out}"
+    );
 }
 
 #[test]
 fn solve_prints_the_published_routes() {
     for (file, level, route) in [
-        ("packs/crate-works.miau", "pallet-row", "LUURRDULLDDRRRRUULLLRDDLLUU"),
+        (
+            "packs/crate-works.miau",
+            "pallet-row",
+            "LUURRDULLDDRRRRUULLLRDDLLUU",
+        ),
         ("packs/crate-works.miau", "door-stop", "LURRURDDURRRRRR"),
         ("packs/crate-works.miau", "hand-off", "LUDLURRRRRURRRR"),
         ("packs/crate-works.miau", "jam", "RRRRRRR"),
@@ -158,7 +172,12 @@ fn solve_prints_the_published_routes() {
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn solve_short_one_crate() {
-    let (code, out, _) = miauc(&["solve", "packs/crate-works.miau", "--level", "short-one-crate"]);
+    let (code, out, _) = miauc(&[
+        "solve",
+        "packs/crate-works.miau",
+        "--level",
+        "short-one-crate",
+    ]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(
         field(&out, "route"),
@@ -178,18 +197,47 @@ fn solve_reports_unsolved_and_limit_and_constraints() {
     assert_eq!(code, 0, "{out}");
     assert_eq!(field(&out, "route"), Some("DDRRRR"));
     // FLAG IS WIN is active at reset: forbidding it leaves nothing to explore.
-    let (code, out, _) = miauc(&["solve", BROKEN, "--level", "short", "--forbid", "FLAG IS WIN"]);
+    let (code, out, _) = miauc(&[
+        "solve",
+        BROKEN,
+        "--level",
+        "short",
+        "--forbid",
+        "FLAG IS WIN",
+    ]);
     assert_eq!(code, 1);
     assert_eq!(field(&out, "result"), Some("unsolved"));
     // ROCK IS PUSH can never form in `needless`.
-    let (code, out, _) = miauc(&["solve", BROKEN, "--level", "needless", "--require", "ROCK IS PUSH"]);
+    let (code, out, _) = miauc(&[
+        "solve",
+        BROKEN,
+        "--level",
+        "needless",
+        "--require",
+        "ROCK IS PUSH",
+    ]);
     assert_eq!(code, 1);
     assert_eq!(field(&out, "result"), Some("unsolved"));
-    let (code, out, _) = miauc(&["solve", BROKEN, "--level", "short", "--no-word-loss", "--format", "json"]);
+    let (code, out, _) = miauc(&[
+        "solve",
+        BROKEN,
+        "--level",
+        "short",
+        "--no-word-loss",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
     assert_eq!(v["route"], "RR");
-    let (code, _, _) = miauc(&["solve", BROKEN, "--level", "short", "--forbid", "NOPE IS WIN"]);
+    let (code, _, _) = miauc(&[
+        "solve",
+        BROKEN,
+        "--level",
+        "short",
+        "--forbid",
+        "NOPE IS WIN",
+    ]);
     assert_eq!(code, 2);
 }
 
@@ -211,7 +259,10 @@ fn sarif_output_validates_against_the_schema() {
     assert!(errors.is_empty(), "{errors:#?}");
     let results = log["runs"][0]["results"].as_array().expect("results");
     for code in ["M401", "M402", "M405", "M408", "M410", "M416"] {
-        assert!(results.iter().any(|r| r["ruleId"] == code), "{code} missing");
+        assert!(
+            results.iter().any(|r| r["ruleId"] == code),
+            "{code} missing"
+        );
     }
 }
 

@@ -40,7 +40,10 @@ pub fn replay_route(game: &Game, route: &str) -> Replay {
     let mut sc = Scratch::default();
     for (k, &input) in inputs.iter().enumerate() {
         match game.step_with(&state, input, &mut sc, false) {
-            TurnResult::Accepted { state: next, report } => {
+            TurnResult::Accepted {
+                state: next,
+                report,
+            } => {
                 state = next;
                 if report.won {
                     return if k + 1 == inputs.len() {
@@ -206,7 +209,13 @@ impl Ctx<'_> {
         let inputs = if self.game.automata.is_empty() {
             &Input::MOVES[..]
         } else {
-            &[Input::Up, Input::Down, Input::Left, Input::Right, Input::Wait][..]
+            &[
+                Input::Up,
+                Input::Down,
+                Input::Left,
+                Input::Right,
+                Input::Wait,
+            ][..]
         };
         route_text(inputs, route)
     }
@@ -249,7 +258,10 @@ pub fn check_level(
     // 1. The recorded solution (M410): microseconds, so first.
     let mut recorded_wins = false;
     if let Some(route) = &recorded {
-        let n = route.chars().filter(|c| Input::from_char(*c).is_some()).count();
+        let n = route
+            .chars()
+            .filter(|c| Input::from_char(*c).is_some())
+            .count();
         let id = cx.id().to_string();
         let why = match replay_route(&cx.game, route) {
             Replay::Wins(_) => {
@@ -257,9 +269,7 @@ pub fn check_level(
                 None
             }
             Replay::Blocked { step, input, at } => Some(match at {
-                Some((x, y)) => format!(
-                    "step {step} ({input}) is blocked at column {x}, row {y}."
-                ),
+                Some((x, y)) => format!("step {step} ({input}) is blocked at column {x}, row {y}."),
                 None => format!("step {step} ({input}) is blocked."),
             }),
             Replay::WonEarly { step } => Some(format!("is won at step {step} of {n}.")),
@@ -293,7 +303,10 @@ pub fn check_level(
             return finish(cx);
         }
         Verdict::Limit => {
-            cx.limit(&SearchKind::Solve, "it isn't known whether the level can be won");
+            cx.limit(
+                &SearchKind::Solve,
+                "it isn't known whether the level can be won",
+            );
             return finish(cx);
         }
         Verdict::Cancelled => return finish(cx),
@@ -320,7 +333,9 @@ pub fn check_level(
         let d = cx.diag(
             "M405",
             level.span,
-            format!("Level {id} solves in {k} steps ({text}); a level needs at least {TRIVIAL_BELOW}."),
+            format!(
+                "Level {id} solves in {k} steps ({text}); a level needs at least {TRIVIAL_BELOW}."
+            ),
         );
         cx.push(d);
     }
@@ -337,7 +352,9 @@ pub fn check_level(
         let mut d = cx.diag(
             "M411",
             solution_span,
-            format!("Level {id}: the level records {r} steps; the shortest solution takes {k} ({text})."),
+            format!(
+                "Level {id}: the level records {r} steps; the shortest solution takes {k} ({text})."
+            ),
         );
         if let Some(s) = &level.check.solution {
             d = d.with_fix(
@@ -412,9 +429,7 @@ pub fn check_level(
                 );
                 cx.push(d);
             }
-            Verdict::Limit => {
-                cx.limit(&SearchKind::HandsOff, "a hands-off win isn't ruled out")
-            }
+            Verdict::Limit => cx.limit(&SearchKind::HandsOff, "a hands-off win isn't ruled out"),
             Verdict::Unsolved | Verdict::Cancelled => {}
         }
     }
@@ -441,7 +456,10 @@ pub fn check_level(
                 );
                 cx.push(d);
             }
-            Verdict::Limit => cx.limit(&SearchKind::NoNewRule, "a win without a new rule isn't ruled out"),
+            Verdict::Limit => cx.limit(
+                &SearchKind::NoNewRule,
+                "a win without a new rule isn't ruled out",
+            ),
             Verdict::Unsolved | Verdict::Cancelled => {}
         }
     }

@@ -226,9 +226,8 @@ pub fn check_levels(
                     let Some(level) = pack.levels.get(index) else {
                         continue;
                     };
-                    let report = check_level(pack, level, index, options, cancel, &mut |p| {
-                        progress(p)
-                    });
+                    let report =
+                        check_level(pack, level, index, options, cancel, &mut |p| progress(p));
                     if let Ok(mut slot) = slots[k].lock() {
                         *slot = Some(report);
                     }

@@ -197,9 +197,8 @@ pub fn check(args: &CheckArgs) -> u8 {
                 selected.push(i);
             }
         }
-        let reports = with_progress(|| {
-            check::check_levels(pack, &selected, options, jobs, &CANCEL, &note)
-        });
+        let reports =
+            with_progress(|| check::check_levels(pack, &selected, options, jobs, &CANCEL, &note));
         for r in &reports {
             diags.extend(r.diagnostics.iter().cloned());
             if r.complete {
@@ -416,9 +415,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
         .inputs()
         .to_vec();
     let start = Instant::now();
-    let out = with_progress(|| {
-        search_level(&game, constraints, limits, &CANCEL, &mut |p| note(p))
-    });
+    let out = with_progress(|| search_level(&game, constraints, limits, &CANCEL, &mut |p| note(p)));
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     let (result, route) = match &out.verdict {
         Verdict::Solved(r) => ("solved", Some(route_text(&inputs, r))),

@@ -78,7 +78,13 @@ mod tests {
 
     #[test]
     fn words_hash_as_their_bytes() {
-        for words in [&[][..], &[1][..], &[1, 2][..], &[7, 0, 9][..], &[u32::MAX; 8][..]] {
+        for words in [
+            &[][..],
+            &[1][..],
+            &[1, 2][..],
+            &[7, 0, 9][..],
+            &[u32::MAX; 8][..],
+        ] {
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             assert_eq!(super::of_words(words), super::of(&bytes));
         }

@@ -78,7 +78,8 @@ impl Visited {
                     self.links.reserve_exact(more);
                 }
                 self.fingerprints.push(fp);
-                self.links.push((parent & PARENT) | u32::from(action & 7) << 29);
+                self.links
+                    .push((parent & PARENT) | u32::from(action & 7) << 29);
                 self.slots[i] = index;
                 return Insert::New(index);
             }
