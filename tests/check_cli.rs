@@ -276,3 +276,36 @@ fn github_annotations_name_level_and_code() {
         "{out}"
     );
 }
+
+/// Ctrl-C (SIGINT) stops a long search within moments, not at its end.
+#[test]
+fn ctrl_c_stops_a_search_promptly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .args(["solve", "tests/fixtures/check/big.miau", "--level", "open-room"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run miauc");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(child.try_wait().expect("poll").is_none(), "finished too early");
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("poll") {
+            break status;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(5),
+            "still running 5 s after Ctrl-C"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let out = child.wait_with_output().expect("output");
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(field(&out, "result"), Some("cancelled"), "{out}");
+}

@@ -307,3 +307,38 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+    use crate::engine::testkit;
+
+    const ROOM: &str = "MIAU IS YOU . ROCK IS PUSH\n\
+                        # # # # # # # # # #\n\
+                        # . . . . . . . . #\n\
+                        # . r . . . . r . #\n\
+                        # . . . m . . . . #\n\
+                        # . r . . . . . . #\n\
+                        # # # # # # # # # #\n\
+                        WALL IS STOP";
+
+    /// A space far beyond the memory allowed ends in LIMIT, within it.
+    #[test]
+    fn memory_budget_ends_in_limit() {
+        let game = Game::new(&testkit::level(ROOM));
+        let memory = 4 << 20;
+        let out = search_level(
+            &game,
+            Constraints::default(),
+            Limits {
+                states: u64::MAX,
+                memory,
+            },
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(out.verdict, Verdict::Limit);
+        // Checked every 1024 expansions: at most one growth step over.
+        assert!(out.peak_bytes < memory * 2, "{}", out.peak_bytes);
+    }
+}
