@@ -417,14 +417,13 @@ pub fn check_level(
         ) {
             Verdict::Solved(r) => {
                 let t = cx.text(&r);
-                let autos: Vec<&str> = level.automata.iter().map(|a| a.id.text.as_str()).collect();
+                let movers = automaton_words(&cx.game, &t);
                 let d = cx.diag(
                     "M404",
                     level.span,
                     format!(
-                        "Level {id} can be won without the player pushing a word, in {} steps: {t}. Automaton {} moves the words.",
+                        "Level {id} can be won without the player pushing a word, in {} steps: {t}. {movers}.",
                         r.len(),
-                        autos.join(", ")
                     ),
                 );
                 cx.push(d);
@@ -541,6 +540,48 @@ fn won_at_start(game: &Game) -> bool {
         }
     }
     accepted > 0
+}
+
+/// "Automaton A moves X, Y" for every automaton that pushes a word along
+/// `route` (detailed replay), in automaton order.
+fn automaton_words(game: &Game, route: &str) -> String {
+    let (mut s, _) = game.reset();
+    let mut moved: Vec<Vec<String>> = vec![Vec::new(); game.automata.len()];
+    for input in route.chars().filter_map(Input::from_char) {
+        let TurnResult::Accepted { state, report } = game.step(&s, input) else {
+            break;
+        };
+        for m in &report.moved {
+            let crate::engine::By::Automaton(ai) = m.by else {
+                continue;
+            };
+            let (Some(list), Some(info)) = (moved.get_mut(ai as usize), game.ents.get(m.id as usize))
+            else {
+                continue;
+            };
+            if !info.word {
+                continue;
+            }
+            if let Some(text) = game.noun(&s, m.id).map(|t| game.name(t).to_string())
+                && !list.contains(&text)
+            {
+                list.push(text);
+            }
+        }
+        s = state;
+    }
+    let parts: Vec<String> = game
+        .automata
+        .iter()
+        .zip(&moved)
+        .filter(|(_, words)| !words.is_empty())
+        .map(|(a, words)| format!("Automaton {} moves {}", a.id, words.join(", ")))
+        .collect();
+    if parts.is_empty() {
+        "No automaton needs to move a word".to_string()
+    } else {
+        parts.join("; ")
+    }
 }
 
 /// Rules active at reset that aren't active at the end of `route`.
