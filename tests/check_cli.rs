@@ -38,6 +38,7 @@ fn broken_levels_each_give_their_code() {
         ("needless", "M408"),
         ("too-big", "M402"),
         ("ragged", "M416"),
+        ("standing", "M412"),
     ] {
         assert!(
             out.lines()
@@ -281,13 +282,21 @@ fn github_annotations_name_level_and_code() {
 #[test]
 fn ctrl_c_stops_a_search_promptly() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_miauc"))
-        .args(["solve", "tests/fixtures/check/big.miau", "--level", "open-room"])
+        .args([
+            "solve",
+            "tests/fixtures/check/big.miau",
+            "--level",
+            "open-room",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("run miauc");
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    assert!(child.try_wait().expect("poll").is_none(), "finished too early");
+    assert!(
+        child.try_wait().expect("poll").is_none(),
+        "finished too early"
+    );
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

@@ -334,7 +334,8 @@ pub fn check_level(
             "M405",
             level.span,
             format!(
-                "Level {id} solves in {k} steps ({text}); a level needs at least {TRIVIAL_BELOW}."
+                "Level {id} solves in {} ({text}); a level needs at least {TRIVIAL_BELOW}.",
+                steps(k)
             ),
         );
         cx.push(d);
@@ -396,8 +397,8 @@ pub fn check_level(
                 "M403",
                 level.span,
                 format!(
-                    "Level {id} can be won without moving any word, in {} steps: {t}. Rules at the win: {}.",
-                    r.len(),
+                    "Level {id} can be won without moving any word, in {}: {t}. Rules at the win: {}.",
+                    steps(r.len()),
                     cx.rules_list(&rules)
                 ),
             );
@@ -422,8 +423,8 @@ pub fn check_level(
                     "M404",
                     level.span,
                     format!(
-                        "Level {id} can be won without the player pushing a word, in {} steps: {t}. {movers}.",
-                        r.len(),
+                        "Level {id} can be won without the player pushing a word, in {}: {t}. {movers}.",
+                        steps(r.len()),
                     ),
                 );
                 cx.push(d);
@@ -448,8 +449,8 @@ pub fn check_level(
                     "M407",
                     level.span,
                     format!(
-                        "Level {id} can be won without forming any new rule, in {} steps: {t}. Rules broken on the way: {}.",
-                        r.len(),
+                        "Level {id} can be won without forming any new rule, in {}: {t}. Rules broken on the way: {}.",
+                        steps(r.len()),
                         cx.rules_list(&broken)
                     ),
                 );
@@ -489,8 +490,8 @@ pub fn check_level(
                         "M408",
                         entry.span,
                         format!(
-                            "Level {id}: must-form {name} isn't needed: won in {} steps without it ({t}). Rules at the win: {}.",
-                            r.len(),
+                            "Level {id}: must-form {name} isn't needed: won in {} without it ({t}). Rules at the win: {}.",
+                            steps(r.len()),
                             cx.rules_list(&rules)
                         ),
                     );
@@ -520,6 +521,15 @@ fn finish(cx: Ctx<'_>) -> LevelReport {
     let mut report = cx.report;
     crate::diag::sort(&mut report.diagnostics);
     report
+}
+
+/// "1 step", "7 steps".
+pub(crate) fn steps(k: usize) -> String {
+    if k == 1 {
+        "1 step".into()
+    } else {
+        format!("{k} steps")
+    }
 }
 
 /// M406: every first turn the engine accepts ends in a win (and one is accepted).
@@ -555,7 +565,8 @@ fn automaton_words(game: &Game, route: &str) -> String {
             let crate::engine::By::Automaton(ai) = m.by else {
                 continue;
             };
-            let (Some(list), Some(info)) = (moved.get_mut(ai as usize), game.ents.get(m.id as usize))
+            let (Some(list), Some(info)) =
+                (moved.get_mut(ai as usize), game.ents.get(m.id as usize))
             else {
                 continue;
             };

@@ -10,6 +10,7 @@
 mod level;
 mod report;
 
+pub(crate) use level::steps;
 pub use level::{Replay, check_level, replay_route, rules_at_win};
 pub use report::{LevelReport, SearchFigures, SearchKind};
 

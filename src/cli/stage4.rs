@@ -2,7 +2,7 @@
 //! printing around the core in [`crate::check`] and [`crate::solver`].
 
 use super::{Deny, collect_sources, read_source};
-use crate::check::{self, LevelReport, Options};
+use crate::check::{self, LevelReport, Options, steps};
 use crate::compile::{self, SourceKind};
 use crate::diag::render::{self, SourceFile};
 use crate::diag::{Diagnostic, Severity};
@@ -292,7 +292,7 @@ fn print(
                 let verdict = r.searches.first().map_or("cancelled", |s| s.result());
                 let mut line = format!("{name}: level {}: {verdict}", r.level);
                 if let Some(route) = &r.route {
-                    line.push_str(&format!(" in {} steps, route {route}", route.len()));
+                    line.push_str(&format!(" in {}, route {route}", steps(route.len())));
                 }
                 let states: u64 = r.searches.iter().map(|s| s.expanded).sum();
                 line.push_str(&format!(", {states} states"));
