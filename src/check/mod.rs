@@ -241,3 +241,65 @@ pub fn check_levels(
         .filter_map(|m| m.into_inner().ok().flatten())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Level, Named, World};
+
+    fn pack(challenges: &[&str]) -> Pack {
+        let mut pack = Pack {
+            id: "w".into(),
+            world: Some(World::default()),
+            ..Pack::default()
+        };
+        for id in challenges {
+            pack.levels.push(Level {
+                id: Named::new(*id),
+                category: Some(Named::new("challenge")),
+                ..Level::default()
+            });
+        }
+        pack.levels.push(Level {
+            id: Named::new("easy"),
+            category: Some(Named::new("required")),
+            ..Level::default()
+        });
+        pack
+    }
+
+    fn solved(level: &str, k: usize) -> LevelReport {
+        LevelReport {
+            level: level.into(),
+            route: Some("R".repeat(k)),
+            ..LevelReport::default()
+        }
+    }
+
+    #[test]
+    fn world_needs_a_long_challenge_once_all_are_solved() {
+        let p = pack(&["a", "b"]);
+        let d = world_quality(&p, &[solved("a", 10), solved("b", 24), solved("easy", 40)])
+            .expect("M415");
+        assert_eq!(d.code(), "M415");
+        assert!(
+            d.message.contains("a (challenge) solves in 10"),
+            "{}",
+            d.message
+        );
+        assert!(world_quality(&p, &[solved("a", 10), solved("b", 25)]).is_none());
+        // Not every challenge solved yet: no verdict.
+        assert!(world_quality(&p, &[solved("a", 10)]).is_none());
+        // Not a world pack.
+        let mut p = p;
+        p.world = None;
+        assert!(world_quality(&p, &[solved("a", 1), solved("b", 1)]).is_none());
+    }
+
+    #[test]
+    fn flags_name_the_stage_4_codes() {
+        assert_eq!(flag_name("M403"), Some("BYPASS"));
+        assert_eq!(flag_name("M412"), Some("WON-WHILE-OVERLAPPING"));
+        assert_eq!(flag_name("M301"), None);
+    }
+}
