@@ -53,20 +53,72 @@ pub fn header(file: &SourceFile, d: &Diagnostic) -> String {
     )
 }
 
+/// How many diagnostics get a source excerpt; past this only header lines are
+/// printed, so a file with thousands of mistakes still renders in linear time.
+pub const MAX_EXCERPTS: usize = 200;
+
 /// Render diagnostics for a terminal: the header line, then the source excerpt.
 pub fn human(file: &SourceFile, diags: &[Diagnostic], color: bool) -> String {
+    let text = ariadne_text(file.text);
+    // One line table for the whole file, shared by every excerpt.
+    let source = Source::from(text.as_ref());
     let mut out = String::new();
-    for d in diags {
+    for (i, d) in diags.iter().enumerate() {
         out.push_str(&header(file, d));
         out.push('\n');
-        out.push_str(&excerpt(file, d, color));
+        if i < MAX_EXCERPTS {
+            out.push_str(&excerpt(file.name, &text, &source, d, color));
+        }
+    }
+    if diags.len() > MAX_EXCERPTS {
+        out.push_str(&format!(
+            "({} more diagnostics shown without source lines)\n",
+            diags.len() - MAX_EXCERPTS
+        ));
     }
     out
 }
 
-fn excerpt(file: &SourceFile, d: &Diagnostic, color: bool) -> String {
-    let len = file.text.len();
-    let clamp = |s: std::ops::Range<usize>| s.start.min(len)..s.end.min(len);
+/// The text as ariadne should see it: ariadne also breaks lines at `\r`,
+/// vertical tab, form feed, NEL and the Unicode line and paragraph separators,
+/// while every position here counts lines by `\n` only. Those characters are
+/// replaced by as many spaces as they have bytes, so byte offsets stay valid and
+/// both agree on lines.
+fn ariadne_text(text: &str) -> std::borrow::Cow<'_, str> {
+    let breaks = |c: char| {
+        matches!(
+            c,
+            '\r' | '\x0B' | '\x0C' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        )
+    };
+    if !text.contains(breaks) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if breaks(c) {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Move a byte offset back to the nearest character boundary.
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn excerpt(name: &str, text: &str, source: &Source<&str>, d: &Diagnostic, color: bool) -> String {
+    let clamp = |s: std::ops::Range<usize>| {
+        let start = floor_boundary(text, s.start);
+        start..floor_boundary(text, s.end).max(start)
+    };
     let kind = match d.severity {
         Severity::Error => ReportKind::Error,
         Severity::Warning => ReportKind::Warning,
@@ -79,7 +131,7 @@ fn excerpt(file: &SourceFile, d: &Diagnostic, color: bool) -> String {
         .first()
         .map(|f| format!("fix: {}", f.title))
         .unwrap_or_else(|| "here".to_string());
-    let mut report = Report::build(kind, (file.name, main.clone()))
+    let mut report = Report::build(kind, (name, main.clone()))
         .with_config(
             Config::default()
                 .with_color(color)
@@ -87,17 +139,13 @@ fn excerpt(file: &SourceFile, d: &Diagnostic, color: bool) -> String {
         )
         .with_code(d.code())
         .with_message(d.name())
-        .with_label(Label::new((file.name, main)).with_message(label));
+        .with_label(Label::new((name, main)).with_message(label));
     for r in &d.related {
-        report = report
-            .with_label(Label::new((file.name, clamp(r.span.range()))).with_message(&r.label));
+        report =
+            report.with_label(Label::new((name, clamp(r.span.range()))).with_message(&r.label));
     }
     let mut buf = Vec::new();
-    if report
-        .finish()
-        .write((file.name, Source::from(file.text)), &mut buf)
-        .is_err()
-    {
+    if report.finish().write((name, source), &mut buf).is_err() {
         return String::new();
     }
     String::from_utf8_lossy(&buf).into_owned()
@@ -183,5 +231,23 @@ mod tests {
         assert!(rendered.contains("p.miau:2:8"), "{rendered}");
         let line = json_line(&file, &d);
         assert!(line.contains(r#""line":2,"column":8"#), "{line}");
+    }
+
+    #[test]
+    fn odd_line_breaks_and_mid_character_spans_render() {
+        // ariadne breaks lines at these too; positions here count only `\n`.
+        let text = "a\rb\u{85}c\u{2028}🐈d\x0Be\n\x0Cf🐈\n";
+        let file = SourceFile::new("odd.miau", text);
+        let diags: Vec<Diagnostic> = (0..text.len())
+            .flat_map(|i| {
+                [
+                    Diagnostic::new("M114", Span::new(i, i + 1), "odd"),
+                    Diagnostic::new("M114", Span::new(i, text.len() + 5), "odd")
+                        .with_related(Span::new(i / 2, i), "also"),
+                ]
+            })
+            .collect();
+        let out = human(&file, &diags, false);
+        assert!(out.matches("odd.miau:").count() >= diags.len());
     }
 }

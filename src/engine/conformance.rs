@@ -1025,17 +1025,8 @@ fn search_reproduces_short_published_routes() {
     ]);
 }
 
-/// Slow in debug builds (minutes): run with `--release -- --ignored`.
-#[test]
-#[ignore]
-fn search_reproduces_long_published_routes() {
-    search_cases(vec![
-        ("GT1", level(GT1), "LURRURDDURRRRRR"),
-        ("GT2", level(GT2), "LUDLURRRRRURRRR"),
-        ("GO1", level(GO1), "LUURRDULLDDRRRRUULLLRDDLLUU"),
-        ("GO2", level(GO2), "RRRRRURDLLLUULDULLDLDRRRRRRDDRRUURUL"),
-    ]);
-}
+// The long published routes (GO1, GO2, GT1, GT2) are searched on the `.miau`
+// fixtures by `tests/conformance.rs`, with the stage-4 solver.
 
 fn search_cases(cases: Vec<(&str, model::Level, &str)>) {
     for (name, l, route) in cases {

@@ -1,0 +1,144 @@
+//! `miauc replay` on the seeds' published drafts, run as the real binary: the
+//! routes the seeds give must win in exactly their published number of turns.
+
+use std::process::{Command, Output};
+
+/// Runs `miauc replay FILE --level LEVEL [args…]` from the crate root.
+fn replay(file: &str, level: &str, args: &[&str]) -> (Output, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["replay", file, "--level", level])
+        .args(args)
+        .output()
+        .expect("miauc runs");
+    let text = String::from_utf8(out.stdout.clone()).expect("UTF-8 output");
+    (out, text)
+}
+
+/// The last line of the output, which must be its `result:` line.
+fn result_line(text: &str) -> &str {
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.starts_with("result: "), "no result line:\n{text}");
+    last
+}
+
+/// Replays a published route and checks it wins on its last input.
+fn assert_published(file: &str, level: &str, moves: &str) {
+    let (out, text) = replay(file, level, &["--moves", moves]);
+    let want = format!("result: won in {} turns", moves.len());
+    assert_eq!(result_line(&text), want, "{level}:\n{text}");
+    assert!(out.status.success(), "{level}: a won replay exits 0");
+}
+
+#[test]
+fn g1_pallet_row_wins_in_27() {
+    assert_published(
+        "packs/crate-works.miau",
+        "pallet-row",
+        "LUURRDULLDDRRRRUULLLRDDLLUU",
+    );
+}
+
+#[test]
+fn g2_short_one_crate_wins_in_36() {
+    assert_published(
+        "packs/crate-works.miau",
+        "short-one-crate",
+        "RRRRRURDLLLUULDULLDLDRRRRRRDDRRUURUL",
+    );
+}
+
+#[test]
+fn d1_door_stop_wins_in_15() {
+    assert_published("packs/crate-works.miau", "door-stop", "LURRURDDURRRRRR");
+}
+
+#[test]
+fn d2_hand_off_wins_in_15() {
+    assert_published("packs/crate-works.miau", "hand-off", "LUDLURRRRRURRRR");
+}
+
+#[test]
+fn d3_jam_wins_in_7() {
+    assert_published("packs/crate-works.miau", "jam", "RRRRRRR");
+}
+
+#[test]
+fn clockwork_proof_wins_in_11_with_win_on_beat_5() {
+    assert_published("packs/clockwork.miau", "mouse-keeps-time", "DRRRRRRRRRR");
+    let (_, text) = replay(
+        "packs/clockwork.miau",
+        "mouse-keeps-time",
+        &["--moves", "DRRRRRRRRRR", "--explain"],
+    );
+    // The mouse delivers WIN on its fifth beat: the only rule change after
+    // reset is BELL IS WIN forming on turn 5.
+    assert!(text.contains("turn 5 R\n  + BELL IS WIN\n"), "{text}");
+    let turns: Vec<&str> = text.lines().filter(|l| l.starts_with("turn ")).collect();
+    assert_eq!(turns, vec!["turn 5 R"], "{text}");
+}
+
+#[test]
+fn default_moves_are_the_recorded_solution() {
+    let (out, text) = replay("packs/clockwork.miau", "mouse-keeps-time", &[]);
+    assert_eq!(result_line(&text), "result: won in 11 turns");
+    assert!(out.status.success());
+}
+
+#[test]
+fn a_rejected_move_is_reported_and_not_won() {
+    let (out, text) = replay("packs/crate-works.miau", "jam", &["--moves", "LLL"]);
+    assert!(
+        text.contains("input 2 L rejected: blocked; miau-1 stop by wall-15\n"),
+        "{text}"
+    );
+    assert_eq!(result_line(&text), "result: not won after 1 turns");
+    assert!(
+        !out.status.success(),
+        "a replay that doesn't win exits non-zero"
+    );
+}
+
+#[test]
+fn a_short_route_is_not_won() {
+    let (out, text) = replay("packs/crate-works.miau", "jam", &["--moves", "RRRRRR"]);
+    assert_eq!(result_line(&text), "result: not won after 6 turns");
+    assert!(!out.status.success());
+}
+
+#[test]
+fn explain_prints_only_rule_changes() {
+    let (_, text) = replay(
+        "packs/crate-works.miau",
+        "hand-off",
+        &["--moves", "LUDLURRRRRURRRR", "--explain"],
+    );
+    for line in text.lines() {
+        assert!(
+            line == "reset"
+                || line.starts_with("turn ")
+                || line.starts_with("  + ")
+                || line.starts_with("  - ")
+                || line.starts_with("result: "),
+            "not a rule change: {line:?}\n{text}"
+        );
+    }
+    assert!(text.contains("  + CRATE IS YOU\n"), "{text}");
+    assert_eq!(result_line(&text), "result: won in 15 turns");
+}
+
+#[test]
+fn snapshot_full_replay_of_jam() {
+    let (_, text) = replay("packs/crate-works.miau", "jam", &["--moves", "RRRRRRR"]);
+    insta::assert_snapshot!("replay_jam", text);
+}
+
+#[test]
+fn snapshot_explain_of_clockwork() {
+    let (_, text) = replay(
+        "packs/clockwork.miau",
+        "mouse-keeps-time",
+        &["--moves", "DRRRRRRRRRR", "--explain"],
+    );
+    insta::assert_snapshot!("explain_clockwork", text);
+}
