@@ -2,7 +2,9 @@
 //! each stage 4 search (`diagnostics.md` §5.1 note A, `rules.md` §10.4–10.5).
 
 use super::{Limits, Outcome, Progress, Space, Turn, Verdict};
-use crate::engine::{Game, Input, Scratch, State, Tok, TurnResult};
+#[cfg(test)]
+use crate::engine::TurnResult;
+use crate::engine::{Game, Input, Scratch, State, Tok, TurnReport};
 use std::cell::RefCell;
 use std::sync::atomic::AtomicBool;
 
@@ -43,7 +45,7 @@ pub struct LevelSpace<'g> {
     constraints: Constraints,
     reset_rules: Vec<(Tok, Tok)>,
     words: Vec<u16>,
-    scratch: RefCell<Scratch>,
+    scratch: RefCell<(Scratch, TurnReport)>,
 }
 
 impl<'g> LevelSpace<'g> {
@@ -67,7 +69,7 @@ impl<'g> LevelSpace<'g> {
             constraints,
             reset_rules,
             words,
-            scratch: RefCell::new(Scratch::default()),
+            scratch: RefCell::new((Scratch::default(), TurnReport::default())),
         }
     }
 
@@ -131,12 +133,12 @@ impl Space for LevelSpace<'_> {
 
     fn step(&self, node: &Node, action: usize) -> Option<Turn<Node>> {
         let input = *self.inputs.get(action)?;
-        let mut sc = self.scratch.borrow_mut();
-        let TurnResult::Accepted { state, report } =
-            self.game.step_with(&node.state, input, &mut sc, false)
-        else {
-            return None;
-        };
+        let mut buffers = self.scratch.borrow_mut();
+        let (sc, report) = &mut *buffers;
+        let state = self
+            .game
+            .step_into(&node.state, input, sc, false, report)
+            .ok()?;
         let c = &self.constraints;
         let mut pruned = report.lost_control && !report.won;
         pruned |= c.words_frozen && report.word_moved;

@@ -22,6 +22,15 @@ const EMPTY: u32 = u32::MAX;
 /// Parent bits of a link; the top 3 bits hold the action.
 const PARENT: u32 = (1 << 29) - 1;
 
+/// A slot holds the state's index in its low 29 bits and 3 bits of its
+/// fingerprint (from the top, independent of the bits that pick the slot) in
+/// the top 3, so most probes past other states are rejected without reading
+/// their fingerprints: a cache miss saved per probe.
+#[inline]
+fn slot_of(index: u32, fp: u128) -> u32 {
+    index | ((fp >> 125) as u32) << 29
+}
+
 /// The most states one set can hold (the parent field's range, less the root marker).
 pub const MAX_STATES: usize = PARENT as usize;
 
@@ -80,11 +89,12 @@ impl Visited {
                 self.fingerprints.push(fp);
                 self.links
                     .push((parent & PARENT) | u32::from(action & 7) << 29);
-                self.slots[i] = index;
+                self.slots[i] = slot_of(index, fp);
                 return Insert::New(index);
             }
-            if self.fingerprints[slot as usize] == fp {
-                return Insert::Seen(slot);
+            if slot >> 29 == (fp >> 125) as u32 && self.fingerprints[(slot & PARENT) as usize] == fp
+            {
+                return Insert::Seen(slot & PARENT);
             }
             i = (i + 1) & mask;
         }
@@ -99,7 +109,7 @@ impl Visited {
             while slots[i] != EMPTY {
                 i = (i + 1) & mask;
             }
-            slots[i] = index as u32;
+            slots[i] = slot_of(index as u32, *fp);
         }
         self.slots = slots;
     }
