@@ -12,6 +12,9 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod stage4;
+pub use stage4::CheckFormat;
+
 /// The authoring toolchain for Miau Is True packs.
 #[derive(Parser, Debug)]
 #[command(name = "miauc", version, about, long_about = None)]
@@ -102,6 +105,56 @@ pub enum Command {
         #[arg(long)]
         explain: bool,
     },
+    /// Run stages 1 to 4: replay recorded solutions, then the solver's searches.
+    Check {
+        /// `.miau` or pack JSON files, or directories holding them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Check only the level with this id.
+        #[arg(long)]
+        level: Option<String>,
+        /// State budget for levels that don't set their own.
+        #[arg(long)]
+        budget: Option<u64>,
+        /// Levels checked in parallel (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Make warnings fail the run (`--deny warnings`).
+        #[arg(long, value_enum)]
+        deny: Option<Deny>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+        format: CheckFormat,
+        /// Check only shard I of N (`--shard 2/4`), to split levels across machines.
+        #[arg(long)]
+        shard: Option<String>,
+        /// Also print hints.
+        #[arg(long)]
+        hints: bool,
+    },
+    /// Find the shortest route of one level, optionally under constraints.
+    Solve {
+        /// A `.miau` or pack JSON file.
+        file: PathBuf,
+        /// The level id.
+        #[arg(long)]
+        level: String,
+        /// State budget (default: the level's own, else 2000000).
+        #[arg(long)]
+        budget: Option<u64>,
+        /// A rule that may never be active (`--forbid "FLAG IS WIN"`); repeatable.
+        #[arg(long)]
+        forbid: Vec<String>,
+        /// A rule that must form before the win counts; repeatable.
+        #[arg(long)]
+        require: Vec<String>,
+        /// No word may be destroyed.
+        #[arg(long)]
+        no_word_loss: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+        format: CheckFormat,
+    },
     /// Print the documentation page of a diagnostic code or name.
     Explain {
         /// A code (`M301`) or name (`undeclared-property-word`).
@@ -141,6 +194,42 @@ pub fn main() -> ExitCode {
             explain,
         } => replay(&file, &level, moves.as_deref(), explain),
         Command::Lsp { .. } => return crate::lsp::run_stdio(),
+        Command::Check {
+            inputs,
+            level,
+            budget,
+            jobs,
+            deny,
+            format,
+            shard,
+            hints,
+        } => stage4::check(&stage4::CheckArgs {
+            inputs,
+            level,
+            budget,
+            jobs,
+            deny,
+            format,
+            shard,
+            hints,
+        }),
+        Command::Solve {
+            file,
+            level,
+            budget,
+            forbid,
+            require,
+            no_word_loss,
+            format,
+        } => stage4::solve(&stage4::SolveArgs {
+            file,
+            level,
+            budget,
+            forbid,
+            require,
+            no_word_loss,
+            format,
+        }),
     };
     ExitCode::from(code)
 }

@@ -17,6 +17,7 @@ mod replay;
 mod report;
 mod reset;
 mod scratch;
+mod search;
 mod state;
 #[doc(hidden)]
 pub mod testkit;

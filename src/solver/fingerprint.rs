@@ -37,6 +37,30 @@ pub fn of(bytes: &[u8]) -> u128 {
     ((h1 as u128) << 64) | mix(h2, P1 ^ h1) as u128
 }
 
+/// The fingerprint of a packed state: the same as [`of`] over the words'
+/// little-endian bytes, without copying them.
+#[inline]
+pub fn of_words(words: &[u32]) -> u128 {
+    let n = words.len() as u64 * 4;
+    let mut h1 = P1 ^ n;
+    let mut h2 = P2.rotate_left(17) ^ n.wrapping_mul(P3);
+    let mut chunks = words.chunks_exact(2);
+    for c in &mut chunks {
+        let w = u64::from(c[0]) | u64::from(c[1]) << 32;
+        h1 = mix(h1 ^ w, P2);
+        h2 = mix(h2 ^ w.rotate_left(29), P3) ^ h1.rotate_left(7);
+    }
+    let (w, rest) = match chunks.remainder() {
+        [x] => (u64::from(*x), 4u64),
+        _ => (0, 0),
+    };
+    let w = w ^ (rest << 56);
+    h1 = mix(h1 ^ w, P3);
+    h2 = mix(h2 ^ w, P1) ^ h1;
+    h1 = mix(h1, h2 ^ P2);
+    ((h1 as u128) << 64) | mix(h2, P1 ^ h1) as u128
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -50,5 +74,19 @@ mod tests {
         }
         assert_ne!(super::of(&[0; 8]), super::of(&[0; 9]));
         assert_ne!(super::of(&[]), super::of(&[0]));
+    }
+
+    #[test]
+    fn words_hash_as_their_bytes() {
+        for words in [
+            &[][..],
+            &[1][..],
+            &[1, 2][..],
+            &[7, 0, 9][..],
+            &[u32::MAX; 8][..],
+        ] {
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            assert_eq!(super::of_words(words), super::of(&bytes));
+        }
     }
 }

@@ -7,6 +7,7 @@
 //! the current and next BFS layers keep whole states.
 
 pub mod fingerprint;
+pub mod level;
 pub mod visited;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,16 +27,19 @@ pub struct Turn<S> {
 
 /// A deterministic puzzle as the solver sees it.
 pub trait Space {
-    /// A state; cloned only for the BFS frontier.
-    type State: Clone;
+    /// A state; rebuilt from its packed form for every expansion.
+    type State;
     /// The start state.
     fn start(&self) -> Self::State;
     /// The number of actions, tried in index order `0..n` (for the engine: U, D, L, R, then W).
     fn action_count(&self) -> usize;
     /// The turn for `action` from `state`, or `None` when the input is rejected.
     fn step(&self, state: &Self::State, action: usize) -> Option<Turn<Self::State>>;
-    /// The identity of a state: two states with equal bytes are the same state.
-    fn key(&self, state: &Self::State, out: &mut Vec<u8>);
+    /// Appends the packed form of `state`: its identity (two states with equal
+    /// packed forms are the same state) and all the frontier keeps of it.
+    fn pack(&self, state: &Self::State, out: &mut Vec<u32>);
+    /// Rebuilds a state from its packed form into `into`, reusing its buffers.
+    fn unpack(&self, packed: &[u32], into: &mut Self::State);
 }
 
 /// Limits of one search.
@@ -82,6 +86,9 @@ pub struct Outcome {
     pub depth: u32,
     /// Peak bytes used by the visited set and frontier.
     pub peak_bytes: usize,
+    /// Bytes held by the visited set at the end (fingerprints, parents,
+    /// actions and table slots): divided by `stored`, the cost of a state.
+    pub visited_bytes: usize,
 }
 
 /// Progress reported between layers and every few thousand states.
@@ -89,14 +96,18 @@ pub struct Outcome {
 pub struct Progress {
     /// States expanded so far.
     pub expanded: u64,
+    /// Distinct states stored so far.
+    pub stored: u64,
     /// Current depth.
     pub depth: u32,
 }
 
 /// Breadth-first search from `space.start()`.
 ///
-/// `cancel` is polled every 4096 expansions; `progress` is called at the same
-/// rate and at each new layer.
+/// The frontier holds packed states in one flat buffer (`[parent index,
+/// length, words…]` per state), so a layer of a million states is one
+/// allocation rather than a million. `cancel` is polled every 1024
+/// expansions; `progress` is called every 4096 and at each new layer.
 pub fn search<S: Space>(
     space: &S,
     limits: Limits,
@@ -105,44 +116,67 @@ pub fn search<S: Space>(
 ) -> Outcome {
     let actions = space.action_count();
     let mut visited = Visited::with_capacity(1 << 12);
-    let mut key = Vec::with_capacity(256);
-    let start = space.start();
-    space.key(&start, &mut key);
-    let root = match visited.insert(fingerprint::of(&key), u32::MAX, 0) {
-        Insert::New(i) => i,
-        Insert::Seen(i) => i,
+    let mut packed: Vec<u32> = Vec::with_capacity(256);
+    let mut state = space.start();
+    space.pack(&state, &mut packed);
+    let root = match visited.insert(fingerprint::of_words(&packed), u32::MAX, 0) {
+        Insert::New(i) | Insert::Seen(i) => i,
     };
-    let mut frontier: Vec<(u32, S::State)> = vec![(root, start)];
-    let mut next: Vec<(u32, S::State)> = Vec::new();
+    let mut frontier: Vec<u32> = Vec::with_capacity(packed.len() + 2);
+    frontier.push(root);
+    frontier.push(packed.len() as u32);
+    frontier.extend_from_slice(&packed);
+    let mut next: Vec<u32> = Vec::new();
     let mut expanded = 0u64;
     let mut depth = 0u32;
     let mut peak = 0usize;
-    let state_bytes = std::mem::size_of::<S::State>().max(1) + 4;
+    let bytes = |visited: &Visited, a: &Vec<u32>, b: &Vec<u32>| {
+        visited.bytes() + (a.capacity() + b.capacity()) * 4
+    };
     let outcome = |verdict, expanded, visited: &Visited, depth, peak| Outcome {
         verdict,
         expanded,
         stored: visited.len() as u64,
         depth,
         peak_bytes: peak,
+        visited_bytes: visited.bytes(),
     };
     while !frontier.is_empty() {
-        progress(Progress { expanded, depth });
-        for (index, state) in frontier.drain(..) {
+        progress(Progress {
+            expanded,
+            stored: visited.len() as u64,
+            depth,
+        });
+        let mut at = 0;
+        while at + 2 <= frontier.len() {
+            let index = frontier[at];
+            let len = frontier[at + 1] as usize;
+            let Some(words) = frontier.get(at + 2..at + 2 + len) else {
+                break;
+            };
+            at += 2 + len;
             if expanded >= limits.states {
                 return outcome(Verdict::Limit, expanded, &visited, depth, peak);
             }
             expanded += 1;
-            if expanded.is_multiple_of(4096) {
+            if expanded.is_multiple_of(1024) {
                 if cancel.load(Ordering::Relaxed) {
                     return outcome(Verdict::Cancelled, expanded, &visited, depth, peak);
                 }
-                progress(Progress { expanded, depth });
-                let bytes = visited.bytes() + (next.capacity() + 1) * state_bytes;
-                peak = peak.max(bytes);
-                if bytes > limits.memory {
+                let used = bytes(&visited, &frontier, &next);
+                peak = peak.max(used);
+                if used > limits.memory || visited.len() + 8192 > visited::MAX_STATES {
                     return outcome(Verdict::Limit, expanded, &visited, depth, peak);
                 }
+                if expanded.is_multiple_of(4096) {
+                    progress(Progress {
+                        expanded,
+                        stored: visited.len() as u64,
+                        depth,
+                    });
+                }
             }
+            space.unpack(words, &mut state);
             for action in 0..actions {
                 let Some(turn) = space.step(&state, action) else {
                     continue;
@@ -153,18 +187,22 @@ pub fn search<S: Space>(
                 if turn.won {
                     let mut route = visited.route(index);
                     route.push(action as u8);
-                    peak = peak.max(visited.bytes() + next.capacity() * state_bytes);
+                    peak = peak.max(bytes(&visited, &frontier, &next));
                     return outcome(Verdict::Solved(route), expanded, &visited, depth, peak);
                 }
-                key.clear();
-                space.key(&turn.state, &mut key);
-                if let Insert::New(i) = visited.insert(fingerprint::of(&key), index, action as u8) {
-                    next.push((i, turn.state));
+                packed.clear();
+                space.pack(&turn.state, &mut packed);
+                let fp = fingerprint::of_words(&packed);
+                if let Insert::New(i) = visited.insert(fp, index, action as u8) {
+                    next.push(i);
+                    next.push(packed.len() as u32);
+                    next.extend_from_slice(&packed);
                 }
             }
         }
-        peak = peak.max(visited.bytes() + next.capacity() * state_bytes);
+        peak = peak.max(bytes(&visited, &frontier, &next));
         std::mem::swap(&mut frontier, &mut next);
+        next.clear();
         depth += 1;
     }
     outcome(Verdict::Unsolved, expanded, &visited, depth, peak)

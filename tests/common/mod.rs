@@ -356,8 +356,12 @@ impl miau::solver::Space for EngineSpace<'_> {
         })
     }
 
-    fn key(&self, state: &State, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.game.key(state));
+    fn pack(&self, state: &State, out: &mut Vec<u32>) {
+        out.extend_from_slice(state.words());
+    }
+
+    fn unpack(&self, packed: &[u32], into: &mut State) {
+        into.load_words(packed);
     }
 }
 

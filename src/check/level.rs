@@ -1,0 +1,683 @@
+//! The checks of one level, in the order of `diagnostics.md` §5.1 note D.
+
+use super::report::{LevelReport, SearchFigures, SearchKind};
+use super::{BUDGET_CAP, LONG_CHALLENGE, Options, TRIVIAL_BELOW, apply_allowance};
+use crate::diag::Diagnostic;
+use crate::engine::{Game, Input, Scratch, State, TurnResult};
+use crate::model::{Level, Pack};
+use crate::solver::level::{Constraints, route_text, search_level};
+use crate::solver::{Limits, Progress, Verdict};
+use crate::span::Span;
+use std::sync::atomic::AtomicBool;
+
+/// How a recorded route fares on the engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replay {
+    /// It wins on its last step.
+    Wins(State),
+    /// Step `step` (1-based) is rejected; the first YOU thing was at `at`.
+    Blocked {
+        /// The step number.
+        step: usize,
+        /// Its letter.
+        input: char,
+        /// Where the (first) YOU thing stood.
+        at: Option<(u8, u8)>,
+    },
+    /// The level is won at step `step`, before the route ends.
+    WonEarly {
+        /// The step number.
+        step: usize,
+    },
+    /// No win after the whole route.
+    NoWin,
+}
+
+/// Replays `route` (letters `U D L R W`, others ignored) from reset.
+pub fn replay_route(game: &Game, route: &str) -> Replay {
+    let inputs: Vec<Input> = route.chars().filter_map(Input::from_char).collect();
+    let (mut state, _) = game.reset();
+    let mut sc = Scratch::default();
+    for (k, &input) in inputs.iter().enumerate() {
+        match game.step_with(&state, input, &mut sc, false) {
+            TurnResult::Accepted {
+                state: next,
+                report,
+            } => {
+                state = next;
+                if report.won {
+                    return if k + 1 == inputs.len() {
+                        Replay::Wins(state)
+                    } else {
+                        Replay::WonEarly { step: k + 1 }
+                    };
+                }
+            }
+            TurnResult::Rejected { blocked, .. } => {
+                let at = blocked
+                    .first()
+                    .and_then(|b| game.pos(&state, b.id))
+                    .or_else(|| you_cell(game, &state));
+                return Replay::Blocked {
+                    step: k + 1,
+                    input: input.letter(),
+                    at,
+                };
+            }
+        }
+    }
+    Replay::NoWin
+}
+
+/// The first YOU thing's cell.
+fn you_cell(game: &Game, s: &State) -> Option<(u8, u8)> {
+    let you = game.vocab.prop_bit(game.tok("YOU")?);
+    let props = game.props(s);
+    (0..game.len())
+        .find(|&i| props[i] & you != 0)
+        .and_then(|i| game.pos(s, i as u16))
+}
+
+/// The rules active when `route` wins (empty when it doesn't), as `X IS Y`.
+pub fn rules_at_win(game: &Game, route: &str) -> Vec<String> {
+    match replay_route(game, route) {
+        Replay::Wins(s) => game
+            .rules(&s)
+            .pairs
+            .iter()
+            .map(|&r| game.rule_text(r))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The level's budget: its own `budget`, else the run's.
+fn budget_of(level: &Level, options: Options) -> u64 {
+    level.check.solver_budget.unwrap_or(options.budget).max(1)
+}
+
+struct Ctx<'a> {
+    pack: &'a Pack,
+    level: &'a Level,
+    game: Game,
+    budget: u64,
+    memory: usize,
+    cancel: &'a AtomicBool,
+    report: LevelReport,
+}
+
+impl Ctx<'_> {
+    fn id(&self) -> &str {
+        &self.level.id.text
+    }
+
+    fn diag(&self, code: &str, span: Span, message: String) -> Diagnostic {
+        let mut d = Diagnostic::new(code, span, message).with_level(self.id());
+        apply_allowance(self.pack, &mut d);
+        d
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.report.diagnostics.push(d);
+    }
+
+    /// Runs one search and records its figures.
+    fn search(
+        &mut self,
+        kind: SearchKind,
+        constraints: Constraints,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Verdict {
+        let limits = Limits {
+            states: self.budget,
+            memory: self.memory,
+        };
+        let t = std::time::Instant::now();
+        let out = search_level(&self.game, constraints, limits, self.cancel, progress);
+        let figures = SearchFigures {
+            kind,
+            verdict: out.verdict.clone(),
+            expanded: out.expanded,
+            stored: out.stored,
+            budget: self.budget,
+            peak_bytes: out.peak_bytes,
+            seconds: t.elapsed().as_secs_f64(),
+        };
+        match out.verdict {
+            Verdict::Limit => self.report.complete = false,
+            Verdict::Cancelled => {
+                self.report.complete = false;
+                self.report.cancelled = true;
+            }
+            Verdict::Solved(_) | Verdict::Unsolved => self.margin(&figures),
+        }
+        self.report.searches.push(figures);
+        out.verdict
+    }
+
+    /// M413: a finished search that used 80% or more of its budget.
+    fn margin(&mut self, f: &SearchFigures) {
+        if f.expanded * 5 < f.budget * 4 {
+            return;
+        }
+        let pct = f.expanded * 100 / f.budget.max(1);
+        let what = f.kind.describe();
+        let d = self.diag(
+            "M413",
+            self.level.span,
+            format!(
+                "Level {}: the {what} used {} of {} states ({pct}%). A small edit may push it past the budget.",
+                self.id(),
+                f.expanded,
+                f.budget
+            ),
+        );
+        let d = self.raise_fix(d);
+        self.push(d);
+    }
+
+    /// The quick fix "Raise budget to double" when that stays under the cap.
+    fn raise_fix(&self, d: Diagnostic) -> Diagnostic {
+        let doubled = self.budget.saturating_mul(2);
+        if doubled > BUDGET_CAP || self.level.board_span == Span::default() {
+            return d;
+        }
+        d.with_fix(
+            format!("Raise budget to {doubled}"),
+            Span::point(self.level.board_span.start as usize),
+            format!("budget {doubled}\n  "),
+        )
+    }
+
+    fn limit(&mut self, kind: &SearchKind, consequence: &str) {
+        let f = self.report.searches.last().map_or(0, |f| f.expanded);
+        let d = self.diag(
+            "M402",
+            self.level.span,
+            format!(
+                "Level {}: the {} stopped at {f} states (budget {}) without an answer, so {consequence}. Raise the budget, or shrink the open area or the number of loose words.",
+                self.id(),
+                kind.describe(),
+                self.budget
+            ),
+        );
+        let d = self.raise_fix(d);
+        self.push(d);
+    }
+
+    fn text(&self, route: &[u8]) -> String {
+        let inputs = if self.game.automata.is_empty() {
+            &Input::MOVES[..]
+        } else {
+            &[
+                Input::Up,
+                Input::Down,
+                Input::Left,
+                Input::Right,
+                Input::Wait,
+            ][..]
+        };
+        route_text(inputs, route)
+    }
+
+    fn rules_list(&self, rules: &[String]) -> String {
+        if rules.is_empty() {
+            "none".into()
+        } else {
+            rules.join(", ")
+        }
+    }
+}
+
+/// Runs every stage 4 check of `level` (the `index`th of `pack`).
+pub fn check_level(
+    pack: &Pack,
+    level: &Level,
+    index: usize,
+    options: Options,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> LevelReport {
+    let mut cx = Ctx {
+        pack,
+        level,
+        game: Game::new(level),
+        budget: budget_of(level, options),
+        memory: options.memory,
+        cancel,
+        report: LevelReport {
+            level: level.id.text.clone(),
+            index,
+            complete: true,
+            ..LevelReport::default()
+        },
+    };
+    let recorded = level.check.solution.as_ref().map(|s| s.text.clone());
+    let solution_span = level.check.solution.as_ref().map_or(level.span, |s| s.span);
+
+    // 1. The recorded solution (M410): microseconds, so first.
+    let mut recorded_wins = false;
+    if let Some(route) = &recorded {
+        let n = route
+            .chars()
+            .filter(|c| Input::from_char(*c).is_some())
+            .count();
+        let id = cx.id().to_string();
+        let why = match replay_route(&cx.game, route) {
+            Replay::Wins(_) => {
+                recorded_wins = true;
+                None
+            }
+            Replay::Blocked { step, input, at } => Some(match at {
+                Some((x, y)) => format!("step {step} ({input}) is blocked at column {x}, row {y}."),
+                None => format!("step {step} ({input}) is blocked."),
+            }),
+            Replay::WonEarly { step } => Some(format!("is won at step {step} of {n}.")),
+            Replay::NoWin => Some(format!("ends without a win after {n} steps.")),
+        };
+        if let Some(why) = why {
+            let d = cx.diag(
+                "M410",
+                solution_span,
+                format!("Level {id}: the recorded solution doesn't win: {why}"),
+            );
+            cx.push(d);
+        }
+    }
+
+    // 2. The plain solve.
+    let verdict = cx.search(SearchKind::Solve, Constraints::default(), progress);
+    let route = match verdict {
+        Verdict::Solved(route) => route,
+        Verdict::Unsolved => {
+            let n = cx.report.searches.last().map_or(0, |f| f.stored);
+            let d = cx.diag(
+                "M401",
+                level.span,
+                format!(
+                    "Level {} can't be won: all {n} reachable states were explored.",
+                    cx.id()
+                ),
+            );
+            cx.push(d);
+            return finish(cx);
+        }
+        Verdict::Limit => {
+            cx.limit(
+                &SearchKind::Solve,
+                "it isn't known whether the level can be won",
+            );
+            return finish(cx);
+        }
+        Verdict::Cancelled => return finish(cx),
+    };
+    let text = cx.text(&route);
+    let k = route.len();
+    let rules = rules_at_win(&cx.game, &text);
+    cx.report.route = Some(text.clone());
+    cx.report.rules_at_win = rules.clone();
+    let id = cx.id().to_string();
+
+    // M406, else M405.
+    if won_at_start(&cx.game) {
+        let d = cx.diag(
+            "M406",
+            level.span,
+            format!(
+                "Level {id} is won on the first turn, whatever the player does. Rules at the win: {}.",
+                cx.rules_list(&rules)
+            ),
+        );
+        cx.push(d);
+    } else if k < TRIVIAL_BELOW {
+        let d = cx.diag(
+            "M405",
+            level.span,
+            format!(
+                "Level {id} solves in {} ({text}); a level needs at least {TRIVIAL_BELOW}.",
+                steps(k)
+            ),
+        );
+        cx.push(d);
+    }
+
+    // M411: recorded steps or solution length.
+    let recorded_len = recorded
+        .as_ref()
+        .map(|r| r.chars().filter(|c| Input::from_char(*c).is_some()).count());
+    let mismatch = [level.check.steps.map(|s| s as usize), recorded_len]
+        .into_iter()
+        .flatten()
+        .find(|&r| r != k);
+    if let Some(r) = mismatch {
+        let mut d = cx.diag(
+            "M411",
+            solution_span,
+            format!(
+                "Level {id}: the level records {r} steps; the shortest solution takes {k} ({text})."
+            ),
+        );
+        if let Some(s) = &level.check.solution {
+            d = d.with_fix(
+                "Replace the solution with the solver's shortest route",
+                s.span,
+                format!("\"{text}\""),
+            );
+        }
+        cx.push(d);
+    }
+
+    // M412 on the shortest route, and on the recorded one if different.
+    let mut routes = vec![("shortest route", text.clone())];
+    if let Some(r) = recorded.as_ref().filter(|r| recorded_wins && **r != text) {
+        routes.push(("recorded solution", r.clone()));
+    }
+    for (what, r) in routes {
+        if let Some(d) = overlap(&cx, what, &r) {
+            cx.push(d);
+        }
+    }
+
+    // 3. The searches that matter once the level solves.
+    let bypass = cx.search(
+        SearchKind::WordsFrozen,
+        Constraints {
+            words_frozen: true,
+            ..Constraints::default()
+        },
+        progress,
+    );
+    let mut bypassed = false;
+    match bypass {
+        Verdict::Solved(r) => {
+            bypassed = true;
+            let t = cx.text(&r);
+            let rules = rules_at_win(&cx.game, &t);
+            let d = cx.diag(
+                "M403",
+                level.span,
+                format!(
+                    "Level {id} can be won without moving any word, in {}: {t}. Rules at the win: {}.",
+                    steps(r.len()),
+                    cx.rules_list(&rules)
+                ),
+            );
+            cx.push(d);
+        }
+        Verdict::Limit => cx.limit(&SearchKind::WordsFrozen, "a bypass isn't ruled out"),
+        Verdict::Unsolved | Verdict::Cancelled => {}
+    }
+    if !bypassed && !level.automata.is_empty() && !cx.report.cancelled {
+        match cx.search(
+            SearchKind::HandsOff,
+            Constraints {
+                hands_off: true,
+                ..Constraints::default()
+            },
+            progress,
+        ) {
+            Verdict::Solved(r) => {
+                let t = cx.text(&r);
+                let movers = automaton_words(&cx.game, &t);
+                let d = cx.diag(
+                    "M404",
+                    level.span,
+                    format!(
+                        "Level {id} can be won without the player pushing a word, in {}: {t}. {movers}.",
+                        steps(r.len()),
+                    ),
+                );
+                cx.push(d);
+            }
+            Verdict::Limit => cx.limit(&SearchKind::HandsOff, "a hands-off win isn't ruled out"),
+            Verdict::Unsolved | Verdict::Cancelled => {}
+        }
+    }
+    if !bypassed && !cx.report.cancelled {
+        match cx.search(
+            SearchKind::NoNewRule,
+            Constraints {
+                no_new_rule: true,
+                ..Constraints::default()
+            },
+            progress,
+        ) {
+            Verdict::Solved(r) => {
+                let t = cx.text(&r);
+                let broken = broken_rules(&cx.game, &t);
+                let d = cx.diag(
+                    "M407",
+                    level.span,
+                    format!(
+                        "Level {id} can be won without forming any new rule, in {}: {t}. Rules broken on the way: {}.",
+                        steps(r.len()),
+                        cx.rules_list(&broken)
+                    ),
+                );
+                cx.push(d);
+            }
+            Verdict::Limit => cx.limit(
+                &SearchKind::NoNewRule,
+                "a win without a new rule isn't ruled out",
+            ),
+            Verdict::Unsolved | Verdict::Cancelled => {}
+        }
+    }
+
+    // One forbid search per must-form entry.
+    for entry in &level.check.must_form {
+        if cx.report.cancelled {
+            break;
+        }
+        let Some(rule) = cx.game.parse_rule(&entry.text) else {
+            continue;
+        };
+        let name = cx.game.rule_text(rule);
+        let kind = SearchKind::Forbid(name.clone());
+        match cx.search(
+            kind,
+            Constraints {
+                forbid: vec![rule],
+                ..Constraints::default()
+            },
+            progress,
+        ) {
+            Verdict::Solved(r) => {
+                let t = cx.text(&r);
+                let rules = rules_at_win(&cx.game, &t);
+                let d = cx
+                    .diag(
+                        "M408",
+                        entry.span,
+                        format!(
+                            "Level {id}: must-form {name} isn't needed: won in {} without it ({t}). Rules at the win: {}.",
+                            steps(r.len()),
+                            cx.rules_list(&rules)
+                        ),
+                    );
+                cx.push(d);
+            }
+            Verdict::Limit => {
+                let n = cx.report.searches.last().map_or(0, |f| f.expanded);
+                let d = cx.diag(
+                    "M409",
+                    entry.span,
+                    format!(
+                        "Level {id}: must-form {name} isn't proven: the search without it stopped at {n} states (budget {}). Only a search that runs out of states proves a rule is needed.",
+                        cx.budget
+                    ),
+                );
+                let d = cx.raise_fix(d);
+                cx.push(d);
+            }
+            Verdict::Unsolved | Verdict::Cancelled => {}
+        }
+    }
+    let _ = LONG_CHALLENGE;
+    finish(cx)
+}
+
+fn finish(cx: Ctx<'_>) -> LevelReport {
+    let mut report = cx.report;
+    crate::diag::sort(&mut report.diagnostics);
+    report
+}
+
+/// "1 step", "7 steps".
+pub(crate) fn steps(k: usize) -> String {
+    if k == 1 {
+        "1 step".into()
+    } else {
+        format!("{k} steps")
+    }
+}
+
+/// M406: every first turn the engine accepts ends in a win (and one is accepted).
+fn won_at_start(game: &Game) -> bool {
+    let (start, _) = game.reset();
+    let mut sc = Scratch::default();
+    let mut inputs = Input::MOVES.to_vec();
+    if !game.automata.is_empty() {
+        inputs.push(Input::Wait);
+    }
+    let mut accepted = 0;
+    for input in inputs {
+        if let TurnResult::Accepted { report, .. } = game.step_with(&start, input, &mut sc, false) {
+            if !report.won {
+                return false;
+            }
+            accepted += 1;
+        }
+    }
+    accepted > 0
+}
+
+/// "Automaton A moves X, Y" for every automaton that pushes a word along
+/// `route` (detailed replay), in automaton order.
+fn automaton_words(game: &Game, route: &str) -> String {
+    let (mut s, _) = game.reset();
+    let mut moved: Vec<Vec<String>> = vec![Vec::new(); game.automata.len()];
+    for input in route.chars().filter_map(Input::from_char) {
+        let TurnResult::Accepted { state, report } = game.step(&s, input) else {
+            break;
+        };
+        for m in &report.moved {
+            let crate::engine::By::Automaton(ai) = m.by else {
+                continue;
+            };
+            let (Some(list), Some(info)) =
+                (moved.get_mut(ai as usize), game.ents.get(m.id as usize))
+            else {
+                continue;
+            };
+            if !info.word {
+                continue;
+            }
+            if let Some(text) = game.noun(&s, m.id).map(|t| game.name(t).to_string())
+                && !list.contains(&text)
+            {
+                list.push(text);
+            }
+        }
+        s = state;
+    }
+    let parts: Vec<String> = game
+        .automata
+        .iter()
+        .zip(&moved)
+        .filter(|(_, words)| !words.is_empty())
+        .map(|(a, words)| format!("Automaton {} moves {}", a.id, words.join(", ")))
+        .collect();
+    if parts.is_empty() {
+        "No automaton needs to move a word".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// Rules active at reset that aren't active at the end of `route`.
+fn broken_rules(game: &Game, route: &str) -> Vec<String> {
+    let (start, _) = game.reset();
+    let before = game.rules(&start).pairs;
+    let Replay::Wins(end) = replay_route(game, route) else {
+        return Vec::new();
+    };
+    let after = game.rules(&end).pairs;
+    before
+        .iter()
+        .filter(|r| after.binary_search(r).is_err())
+        .map(|&r| game.rule_text(r))
+        .collect()
+}
+
+/// M412: on the winning turn of `route`, a YOU thing that didn't move already
+/// shared its cell with the winning noun, and the WIN rule that completes the
+/// win formed on that turn.
+fn overlap(cx: &Ctx<'_>, what: &str, route: &str) -> Option<Diagnostic> {
+    let game = &cx.game;
+    let inputs: Vec<Input> = route.chars().filter_map(Input::from_char).collect();
+    let (last, prefix) = inputs.split_last()?;
+    let (mut s, _) = game.reset();
+    let mut sc = Scratch::default();
+    for &i in prefix {
+        match game.step_with(&s, i, &mut sc, false) {
+            TurnResult::Accepted { state, .. } => s = state,
+            TurnResult::Rejected { .. } => return None,
+        }
+    }
+    let TurnResult::Accepted { state: t, report } = game.step_with(&s, *last, &mut sc, false)
+    else {
+        return None;
+    };
+    if !report.won {
+        return None;
+    }
+    let win = game.tok("WIN")?;
+    let you_bit = game.vocab.prop_bit(game.tok("YOU")?);
+    let before = game.rules(&s).pairs;
+    let after = game.rules(&t).pairs;
+    let props = game.props(&s);
+    for &(subject, predicate) in after.iter().filter(|r| r.1 == win) {
+        if before.binary_search(&(subject, predicate)).is_ok() {
+            continue;
+        }
+        for you in 0..game.len() {
+            let you = you as u16;
+            if props[you as usize] & you_bit == 0 || game.ents[you as usize].word {
+                continue;
+            }
+            let (Some(p0), Some(p1)) = (game.pos(&s, you), game.pos(&t, you)) else {
+                continue;
+            };
+            if p0 != p1 {
+                continue;
+            }
+            let winner = (0..game.len()).map(|i| i as u16).find(|&w| {
+                !game.ents[w as usize].word
+                    && game.pos(&s, w) == Some(p0)
+                    && game.noun(&s, w) == Some(subject)
+            })?;
+            let you_noun = game.noun(&s, you).map_or("YOU", |n| game.name(n));
+            let (x, y) = p0;
+            let goal = if winner == you {
+                "its own cell".to_string()
+            } else {
+                format!("the {}", game.name(subject).to_lowercase())
+            };
+            let k = inputs.len();
+            let rule = game.rule_text((subject, predicate));
+            return Some(
+                cx.diag(
+                    "M412",
+                    cx.level.span,
+                    format!(
+                        "Level {}: the {what} wins at step {k} by forming {rule} while {you_noun} already stands on {goal} at column {x}, row {y}. If the goal is meant to be out of reach, this is a shortcut.",
+                        cx.id()
+                    ),
+                )
+                .with_cell(u32::from(x), u32::from(y)),
+            );
+        }
+    }
+    None
+}

@@ -1,0 +1,96 @@
+//! What a check result carries (`diagnostics.md` §5.1 note C).
+
+use crate::diag::Diagnostic;
+use crate::solver::Verdict;
+
+/// The searches of stage 4 (§5.1 note A).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SearchKind {
+    /// The plain solve.
+    Solve,
+    /// No word moves on any turn (BYPASS).
+    WordsFrozen,
+    /// The player's own moves push no word (HANDS-OFF).
+    HandsOff,
+    /// No rule outside the reset rules forms (SKIPPABLE).
+    NoNewRule,
+    /// A `must-form` rule never becomes active.
+    Forbid(String),
+}
+
+impl SearchKind {
+    /// How messages name the search.
+    pub fn describe(&self) -> String {
+        match self {
+            SearchKind::Solve => "solve search".into(),
+            SearchKind::WordsFrozen => "words-frozen search".into(),
+            SearchKind::HandsOff => "hands-off search".into(),
+            SearchKind::NoNewRule => "no-new-rule search".into(),
+            SearchKind::Forbid(r) => format!("must-form proof for {r}"),
+        }
+    }
+
+    /// A short stable name for machine output.
+    pub fn name(&self) -> String {
+        match self {
+            SearchKind::Solve => "solve".into(),
+            SearchKind::WordsFrozen => "words-frozen".into(),
+            SearchKind::HandsOff => "hands-off".into(),
+            SearchKind::NoNewRule => "no-new-rule".into(),
+            SearchKind::Forbid(r) => format!("forbid {r}"),
+        }
+    }
+}
+
+/// The figures of one search.
+#[derive(Debug, Clone)]
+pub struct SearchFigures {
+    /// Which search.
+    pub kind: SearchKind,
+    /// How it ended.
+    pub verdict: Verdict,
+    /// States expanded.
+    pub expanded: u64,
+    /// Distinct states stored.
+    pub stored: u64,
+    /// The state budget it ran under.
+    pub budget: u64,
+    /// Peak bytes of the visited set and frontier.
+    pub peak_bytes: usize,
+    /// Wall time in seconds (not part of deterministic output).
+    pub seconds: f64,
+}
+
+impl SearchFigures {
+    /// The verdict's flag word: `solved`, `unsolved`, `limit` or `cancelled`.
+    pub fn result(&self) -> &'static str {
+        match self.verdict {
+            Verdict::Solved(_) => "solved",
+            Verdict::Unsolved => "unsolved",
+            Verdict::Limit => "limit",
+            Verdict::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// The check result of one level.
+#[derive(Debug, Clone, Default)]
+pub struct LevelReport {
+    /// The level id.
+    pub level: String,
+    /// The level's index in the pack.
+    pub index: usize,
+    /// The shortest route, when the level solves.
+    pub route: Option<String>,
+    /// The rules active at the winning step of the shortest route.
+    pub rules_at_win: Vec<String>,
+    /// Every search that ran, in order.
+    pub searches: Vec<SearchFigures>,
+    /// Stage 4 diagnostics for the level, allowances applied.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every search that ran came to an answer (none stopped at LIMIT or was
+    /// cancelled), so unneeded allowances can be judged.
+    pub complete: bool,
+    /// A search was cancelled.
+    pub cancelled: bool,
+}

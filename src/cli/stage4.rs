@@ -1,0 +1,471 @@
+//! `miauc check` and `miauc solve`: file handling, threads, progress and
+//! printing around the core in [`crate::check`] and [`crate::solver`].
+
+use super::{Deny, collect_sources, read_source};
+use crate::check::{self, LevelReport, Options, steps};
+use crate::compile::{self, SourceKind};
+use crate::diag::render::{self, SourceFile};
+use crate::diag::{Diagnostic, Severity};
+use crate::engine::Game;
+use crate::solver::level::{Constraints, LevelSpace, route_text, search_level};
+use crate::solver::{Limits, Progress, Verdict};
+use clap::ValueEnum;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Output formats of `check` and `solve`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CheckFormat {
+    /// For people.
+    #[default]
+    Human,
+    /// JSON lines.
+    Json,
+    /// One SARIF 2.1.0 log for the whole run (`check` only).
+    Sarif,
+    /// GitHub workflow annotations (`check` only).
+    Github,
+}
+
+/// Set by the SIGINT handler; every search polls it.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+/// States expanded across all searches of the run, for the progress bar.
+static EXPANDED: AtomicU64 = AtomicU64::new(0);
+/// Depth of the latest progress report.
+static DEPTH: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    static LAST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Installs the Ctrl-C handler once: the first press cancels the searches,
+/// which then stop within about a thousand states; a second press exits.
+fn install_cancel() {
+    let _ = ctrlc::set_handler(|| {
+        if CANCEL.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+}
+
+/// Feeds the global counters from a search's progress (per thread, since
+/// each search counts from zero).
+fn note(p: Progress) {
+    let last = LAST.with(|l| {
+        let last = l.get();
+        l.set(p.expanded);
+        last
+    });
+    let delta = p.expanded.checked_sub(last).unwrap_or(p.expanded);
+    EXPANDED.fetch_add(delta, Ordering::Relaxed);
+    DEPTH.store(u64::from(p.depth), Ordering::Relaxed);
+}
+
+/// A progress line on stderr while `work` runs, only when stderr is a
+/// terminal and only after the first second.
+fn with_progress<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    if !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let start = Instant::now();
+            let mut shown = false;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let secs = start.elapsed().as_secs_f64();
+                if secs < 1.0 {
+                    continue;
+                }
+                let n = EXPANDED.load(Ordering::Relaxed);
+                let d = DEPTH.load(Ordering::Relaxed);
+                eprint!(
+                    "\r\x1b[2K  searching: {n} states, {:.0} states/s, depth {d}",
+                    n as f64 / secs
+                );
+                shown = true;
+            }
+            if shown {
+                eprint!("\r\x1b[2K");
+            }
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
+/// Arguments of `miauc check`.
+#[derive(Debug, Clone)]
+pub struct CheckArgs {
+    /// Files or directories.
+    pub inputs: Vec<PathBuf>,
+    /// Only this level id.
+    pub level: Option<String>,
+    /// Default budget.
+    pub budget: Option<u64>,
+    /// Threads.
+    pub jobs: Option<usize>,
+    /// `--deny warnings`.
+    pub deny: Option<Deny>,
+    /// Output format.
+    pub format: CheckFormat,
+    /// `I/N`: check only the levels whose running index is I-1 modulo N.
+    pub shard: Option<String>,
+    /// Also print hints.
+    pub hints: bool,
+}
+
+fn parse_shard(s: &str) -> Option<(usize, usize)> {
+    let (i, n) = s.split_once('/')?;
+    let (i, n) = (i.trim().parse().ok()?, n.trim().parse().ok()?);
+    (n >= 1 && (1..=n).contains(&i)).then_some((i, n))
+}
+
+/// `miauc check`: stages 1 to 4 on every pack; exit 0, 1 or 2 (catalogue 1.3).
+pub fn check(args: &CheckArgs) -> u8 {
+    let shard = match args.shard.as_deref().map(parse_shard) {
+        None => None,
+        Some(Some(s)) => Some(s),
+        Some(None) => {
+            eprintln!("miauc: --shard wants I/N with 1 <= I <= N, e.g. 2/4");
+            return 2;
+        }
+    };
+    let files = match collect_sources(&args.inputs, &["miau", "json"]) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("miauc: {e}");
+            return 2;
+        }
+    };
+    install_cancel();
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let options = Options {
+        budget: args.budget.unwrap_or(check::DEFAULT_BUDGET),
+        ..Options::default()
+    };
+    let mut failed = false;
+    // SARIF is one log for the whole run, so those formats print at the end.
+    let mut collected: Vec<(String, String, Vec<Diagnostic>)> = Vec::new();
+    let mut running = 0usize;
+    let mut found_level = args.level.is_none();
+    for path in files {
+        let (text, mut diags) = match read_source(&path) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("miauc: {e}");
+                failed = true;
+                continue;
+            }
+        };
+        let name = path.display().to_string();
+        let compiled = compile::analyse(&text, SourceKind::of_path(&name));
+        diags.extend(compiled.diagnostics.iter().cloned());
+        let Some(pack) = compiled.pack.as_ref() else {
+            failed |= print(&name, &text, &diags, &[], args);
+            collected.push((name, text, diags));
+            continue;
+        };
+        let fatal = diags
+            .iter()
+            .any(|d| ["M205", "M228", "M229"].contains(&d.code()));
+        let with_errors = compiled.levels_with_errors();
+        let mut selected = Vec::new();
+        let mut checked_ids = Vec::new();
+        let mut chosen: Vec<String> = Vec::new();
+        for (i, level) in pack.levels.iter().enumerate() {
+            if args.level.as_deref().is_some_and(|id| id != level.id.text) {
+                continue;
+            }
+            found_level = true;
+            running += 1;
+            if let Some((si, sn)) = shard
+                && (running - 1) % sn != si - 1
+            {
+                continue;
+            }
+            chosen.push(level.id.text.clone());
+            if fatal || with_errors.contains(&level.id.text) {
+                diags.extend(check::skipped(pack, &level.id.text, &diags.clone()));
+            } else {
+                selected.push(i);
+            }
+        }
+        let reports =
+            with_progress(|| check::check_levels(pack, &selected, options, jobs, &CANCEL, &note));
+        for r in &reports {
+            diags.extend(r.diagnostics.iter().cloned());
+            if r.complete {
+                checked_ids.push(r.level.clone());
+            }
+        }
+        let ids: Vec<&str> = checked_ids.iter().map(String::as_str).collect();
+        let unneeded = check::unneeded_allowances(pack, &ids, &diags);
+        diags.extend(unneeded);
+        if args.level.is_none() && shard.is_none() {
+            diags.extend(check::world_quality(pack, &reports));
+        }
+        if args.level.is_some() || shard.is_some() {
+            // Only the selected levels' diagnostics, plus the pack-wide ones.
+            diags.retain(|d| d.level.as_ref().is_none_or(|l| chosen.contains(l)));
+        }
+        crate::diag::sort(&mut diags);
+        diags.dedup();
+        failed |= print(&name, &text, &diags, &reports, args);
+        collected.push((name, text, diags));
+        if CANCEL.load(Ordering::Relaxed) {
+            eprintln!("miauc: cancelled");
+            return 130;
+        }
+    }
+    if matches!(args.format, CheckFormat::Sarif | CheckFormat::Github) {
+        let files: Vec<(SourceFile, Vec<Diagnostic>)> = collected
+            .iter()
+            .map(|(name, text, diags)| {
+                let shown = diags
+                    .iter()
+                    .filter(|d| args.hints || d.severity != Severity::Hint)
+                    .cloned()
+                    .collect();
+                (SourceFile::new(name, text), shown)
+            })
+            .collect();
+        let out = match args.format {
+            CheckFormat::Sarif => crate::diag::sarif::sarif(&files, env!("CARGO_PKG_VERSION")),
+            _ => crate::diag::github::github(&files),
+        };
+        let _ = write!(std::io::stdout().lock(), "{out}");
+    }
+    if !found_level {
+        eprintln!(
+            "miauc: no level {} in the inputs",
+            args.level.as_deref().unwrap_or("")
+        );
+        return 2;
+    }
+    u8::from(failed)
+}
+
+/// The flags of a level report, as the world builders wrote them.
+fn flags(r: &LevelReport) -> Vec<String> {
+    let mut out: Vec<String> = r
+        .diagnostics
+        .iter()
+        .filter_map(|d| {
+            let f = check::flag_name(d.code())?;
+            Some(if d.message.contains("(allowed: ") {
+                format!("{f} (allowed)")
+            } else {
+                f.to_string()
+            })
+        })
+        .collect();
+    out.dedup();
+    out
+}
+
+fn print(
+    name: &str,
+    text: &str,
+    diags: &[Diagnostic],
+    reports: &[LevelReport],
+    args: &CheckArgs,
+) -> bool {
+    let file = SourceFile::new(name, text);
+    let shown: Vec<Diagnostic> = diags
+        .iter()
+        .filter(|d| args.hints || d.severity != Severity::Hint)
+        .cloned()
+        .collect();
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        CheckFormat::Human => {
+            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            let _ = write!(out, "{}", render::human(&file, &shown, color));
+            for r in reports {
+                let verdict = r.searches.first().map_or("cancelled", |s| s.result());
+                let mut line = format!("{name}: level {}: {verdict}", r.level);
+                if let Some(route) = &r.route {
+                    line.push_str(&format!(" in {}, route {route}", steps(route.len())));
+                }
+                let states: u64 = r.searches.iter().map(|s| s.expanded).sum();
+                line.push_str(&format!(", {states} states"));
+                let f = flags(r);
+                if !f.is_empty() {
+                    line.push_str(&format!(", flags {}", f.join(" ")));
+                }
+                let _ = writeln!(out, "{line}");
+            }
+        }
+        CheckFormat::Json => {
+            for d in &shown {
+                let _ = writeln!(out, "{}", render::json_line(&file, d));
+            }
+            for r in reports {
+                let searches: Vec<serde_json::Value> = r
+                    .searches
+                    .iter()
+                    .map(|s| {
+                        serde_json::json!({
+                            "search": s.kind.name(),
+                            "result": s.result(),
+                            "states": s.expanded,
+                            "budget": s.budget,
+                        })
+                    })
+                    .collect();
+                let v = serde_json::json!({
+                    "file": name,
+                    "level": r.level,
+                    "result": r.searches.first().map_or("cancelled", |s| s.result()),
+                    "route": r.route,
+                    "steps": r.route.as_ref().map(String::len),
+                    "rulesAtWin": r.rules_at_win,
+                    "flags": flags(r),
+                    "searches": searches,
+                });
+                let _ = writeln!(out, "{v}");
+            }
+        }
+        CheckFormat::Sarif | CheckFormat::Github => {}
+    }
+    diags.iter().any(|d| {
+        d.severity == Severity::Error
+            || (args.deny == Some(Deny::Warnings) && d.severity == Severity::Warning)
+    })
+}
+
+/// Arguments of `miauc solve`.
+#[derive(Debug, Clone)]
+pub struct SolveArgs {
+    /// The pack file.
+    pub file: PathBuf,
+    /// The level id.
+    pub level: String,
+    /// State budget.
+    pub budget: Option<u64>,
+    /// Rules that may never be active.
+    pub forbid: Vec<String>,
+    /// A rule that must form before the win counts.
+    pub require: Vec<String>,
+    /// No word may be destroyed.
+    pub no_word_loss: bool,
+    /// Output format.
+    pub format: CheckFormat,
+}
+
+/// `miauc solve`: the shortest route of one level; exit 0 when solved, 1 when
+/// UNSOLVED or LIMIT, 2 on usage errors.
+pub fn solve(args: &SolveArgs) -> u8 {
+    if matches!(args.format, CheckFormat::Sarif | CheckFormat::Github) {
+        eprintln!("miauc: solve prints human or json; sarif and github are for check");
+        return 2;
+    }
+    let (text, _) = match read_source(&args.file) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("miauc: {e}");
+            return 2;
+        }
+    };
+    let name = args.file.display().to_string();
+    let compiled = compile::compile(&text, SourceKind::of_path(&name));
+    let Some(level) = compiled.pack.as_ref().and_then(|p| p.level(&args.level)) else {
+        eprintln!("miauc: {name}: no level {}", args.level);
+        return 2;
+    };
+    let game = Game::new(level);
+    let mut constraints = Constraints {
+        no_word_loss: args.no_word_loss,
+        ..Constraints::default()
+    };
+    for (list, into) in [
+        (&args.forbid, &mut constraints.forbid),
+        (&args.require, &mut constraints.require),
+    ] {
+        for text in list {
+            match game.parse_rule(text) {
+                Some(r) => into.push(r),
+                None => {
+                    eprintln!(
+                        "miauc: \"{text}\" isn't a rule of level {}: write SUBJECT IS PREDICATE with words the level uses",
+                        args.level
+                    );
+                    return 2;
+                }
+            }
+        }
+    }
+    install_cancel();
+    let budget = args
+        .budget
+        .or(level.check.solver_budget)
+        .unwrap_or(check::DEFAULT_BUDGET);
+    let limits = Limits {
+        states: budget,
+        memory: Options::default().memory,
+    };
+    let inputs = LevelSpace::new(&game, Constraints::default())
+        .inputs()
+        .to_vec();
+    let start = Instant::now();
+    let out = with_progress(|| search_level(&game, constraints, limits, &CANCEL, &mut |p| note(p)));
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let (result, route) = match &out.verdict {
+        Verdict::Solved(r) => ("solved", Some(route_text(&inputs, r))),
+        Verdict::Unsolved => ("unsolved", None),
+        Verdict::Limit => ("limit", None),
+        Verdict::Cancelled => ("cancelled", None),
+    };
+    let rules = route
+        .as_deref()
+        .map(|r| check::rules_at_win(&game, r))
+        .unwrap_or_default();
+    let rate = out.expanded as f64 / secs;
+    let mib = out.peak_bytes as f64 / f64::from(1u32 << 20);
+    let mut o = std::io::stdout().lock();
+    match args.format {
+        CheckFormat::Human | CheckFormat::Sarif | CheckFormat::Github => {
+            let _ = writeln!(o, "level: {}", args.level);
+            let _ = writeln!(o, "result: {result}");
+            if let Some(r) = &route {
+                let _ = writeln!(o, "route: {r}");
+                let _ = writeln!(o, "steps: {}", r.len());
+            }
+            let _ = writeln!(o, "states: {}", out.expanded);
+            let _ = writeln!(o, "stored: {}", out.stored);
+            let _ = writeln!(o, "budget: {budget}");
+            let _ = writeln!(o, "states/s: {rate:.0}");
+            let _ = writeln!(o, "peak memory: {mib:.1} MiB");
+            if route.is_some() {
+                let _ = writeln!(o, "rules at win: {}", rules.join(", "));
+            }
+        }
+        CheckFormat::Json => {
+            let v = serde_json::json!({
+                "level": args.level,
+                "result": result,
+                "route": route,
+                "steps": route.as_ref().map(String::len),
+                "states": out.expanded,
+                "stored": out.stored,
+                "budget": budget,
+                "statesPerSecond": rate.round(),
+                "peakMemoryMiB": (mib * 10.0).round() / 10.0,
+                "rulesAtWin": rules,
+            });
+            let _ = writeln!(o, "{v}");
+        }
+    }
+    match out.verdict {
+        Verdict::Solved(_) => 0,
+        Verdict::Cancelled => 130,
+        Verdict::Unsolved | Verdict::Limit => 1,
+    }
+}

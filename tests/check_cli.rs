@@ -1,0 +1,320 @@
+//! `miauc check` and `miauc solve` end to end, on the built binary.
+
+use std::process::Command;
+
+fn miauc(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run miauc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The `key: value` line of `solve` output.
+fn field<'a>(out: &'a str, key: &str) -> Option<&'a str> {
+    out.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(": "))
+}
+
+const BROKEN: &str = "tests/fixtures/check/broken.miau";
+
+#[test]
+fn broken_levels_each_give_their_code() {
+    let (code, out, _) = miauc(&["check", BROKEN, "--jobs", "2"]);
+    assert_eq!(code, 1, "{out}");
+    for (level, code) in [
+        ("sealed", "M401"),
+        ("wrong-route", "M410"),
+        ("wrong-route", "M411"),
+        ("wrong-route", "M414"),
+        ("wrong-route", "M403"),
+        ("short", "M405"),
+        ("needless", "M408"),
+        ("too-big", "M402"),
+        ("ragged", "M416"),
+        ("standing", "M412"),
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.contains(&format!("[{code} ")) && l.contains(&format!("Level {level}"))),
+            "{level} {code} missing:\n{out}"
+        );
+    }
+    insta::assert_snapshot!("check_broken_human", out);
+}
+
+#[test]
+fn output_is_the_same_whatever_the_jobs() {
+    let one = miauc(&["check", BROKEN, "--jobs", "1"]);
+    let two = miauc(&["check", BROKEN, "--jobs", "3"]);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn json_output_carries_codes_and_level_results() {
+    let (code, out, _) = miauc(&["check", BROKEN, "--format", "json"]);
+    assert_eq!(code, 1);
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("one JSON object per line");
+        assert!(v.is_object());
+    }
+    insta::assert_snapshot!("check_broken_json", out);
+}
+
+#[test]
+fn level_and_shard_select_levels() {
+    let (code, out, _) = miauc(&["check", BROKEN, "--level", "short"]);
+    assert_eq!(code, 0, "warnings alone pass: {out}");
+    assert!(out.contains("level short: solved in 2 steps, route RR"));
+    assert!(!out.contains("level sealed"));
+    let (code, _, _) = miauc(&["check", BROKEN, "--level", "short", "--deny", "warnings"]);
+    assert_eq!(code, 1);
+    let (code, _, err) = miauc(&["check", BROKEN, "--level", "nope"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, _) = miauc(&["check", BROKEN, "--shard", "3/2"]);
+    assert_eq!(code, 2);
+    let mut seen = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let (_, out, _) = miauc(&["check", BROKEN, "--shard", shard]);
+        seen.extend(
+            out.lines()
+                .filter(|l| l.contains(": level "))
+                .map(str::to_string),
+        );
+    }
+    seen.sort();
+    let (_, all, _) = miauc(&["check", BROKEN]);
+    let mut whole: Vec<String> = all
+        .lines()
+        .filter(|l| l.contains(": level "))
+        .map(str::to_string)
+        .collect();
+    whole.sort();
+    assert_eq!(seen, whole);
+}
+
+#[test]
+fn clockwork_passes_and_is_hands_off() {
+    let (code, out, _) = miauc(&["check", "packs/clockwork.miau"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("level mouse-keeps-time: solved in 11 steps, route DRRRRRRRRRR"),
+        "{out}"
+    );
+    assert!(out.contains("flags HANDS-OFF (allowed)"), "{out}");
+}
+
+#[test]
+fn small_crate_works_levels_pass() {
+    for (level, route, flags) in [
+        (
+            "pallet-row",
+            "LUURRDULLDDRRRRUULLLRDDLLUU",
+            "BYPASS (allowed)",
+        ),
+        ("door-stop", "LURRURDDURRRRRR", "BYPASS (allowed)"),
+        ("jam", "RRRRRRR", "BYPASS (allowed)"),
+    ] {
+        let (code, out, _) = miauc(&["check", "packs/crate-works.miau", "--level", level]);
+        assert_eq!(code, 0, "{out}");
+        let line = format!(
+            "level {level}: solved in {} steps, route {route}",
+            route.len()
+        );
+        assert!(out.contains(&line), "{out}");
+        assert!(out.contains(flags), "{out}");
+    }
+}
+
+/// The whole bundled set, including the 2-million-state short-one-crate:
+/// too slow for an unoptimised build, so it runs with `cargo test --release`.
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn bundled_packs_pass() {
+    let (code, out, err) = miauc(&["check", "packs"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("level short-one-crate: solved in 36 steps"),
+        "{out}"
+    );
+}
+
+#[test]
+fn solve_prints_the_published_routes() {
+    for (file, level, route) in [
+        (
+            "packs/crate-works.miau",
+            "pallet-row",
+            "LUURRDULLDDRRRRUULLLRDDLLUU",
+        ),
+        ("packs/crate-works.miau", "door-stop", "LURRURDDURRRRRR"),
+        ("packs/crate-works.miau", "hand-off", "LUDLURRRRRURRRR"),
+        ("packs/crate-works.miau", "jam", "RRRRRRR"),
+        ("packs/clockwork.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
+    ] {
+        let (code, out, err) = miauc(&["solve", file, "--level", level]);
+        assert_eq!(code, 0, "{level}: {out}{err}");
+        assert_eq!(field(&out, "result"), Some("solved"), "{out}");
+        assert_eq!(field(&out, "route"), Some(route), "{out}");
+        let steps = route.len().to_string();
+        assert_eq!(field(&out, "steps"), Some(steps.as_str()));
+        for key in ["states", "states/s", "peak memory", "rules at win"] {
+            assert!(field(&out, key).is_some(), "{key} missing: {out}");
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn solve_short_one_crate() {
+    let (code, out, _) = miauc(&[
+        "solve",
+        "packs/crate-works.miau",
+        "--level",
+        "short-one-crate",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        field(&out, "route"),
+        Some("RRRRRURDLLLUULDULLDLDRRRRRRDDRRUURUL")
+    );
+}
+
+#[test]
+fn solve_reports_unsolved_and_limit_and_constraints() {
+    let (code, out, _) = miauc(&["solve", BROKEN, "--level", "sealed"]);
+    assert_eq!(code, 1);
+    assert_eq!(field(&out, "result"), Some("unsolved"));
+    let (code, out, _) = miauc(&["solve", BROKEN, "--level", "too-big"]);
+    assert_eq!(code, 1);
+    assert_eq!(field(&out, "result"), Some("limit"));
+    let (code, out, _) = miauc(&["solve", BROKEN, "--level", "too-big", "--budget", "1000"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(field(&out, "route"), Some("DDRRRR"));
+    // FLAG IS WIN is active at reset: forbidding it leaves nothing to explore.
+    let (code, out, _) = miauc(&[
+        "solve",
+        BROKEN,
+        "--level",
+        "short",
+        "--forbid",
+        "FLAG IS WIN",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(field(&out, "result"), Some("unsolved"));
+    // ROCK IS PUSH can never form in `needless`.
+    let (code, out, _) = miauc(&[
+        "solve",
+        BROKEN,
+        "--level",
+        "needless",
+        "--require",
+        "ROCK IS PUSH",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(field(&out, "result"), Some("unsolved"));
+    let (code, out, _) = miauc(&[
+        "solve",
+        BROKEN,
+        "--level",
+        "short",
+        "--no-word-loss",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    assert_eq!(v["route"], "RR");
+    let (code, _, _) = miauc(&[
+        "solve",
+        BROKEN,
+        "--level",
+        "short",
+        "--forbid",
+        "NOPE IS WIN",
+    ]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn sarif_output_validates_against_the_schema() {
+    let (code, out, _) = miauc(&["check", BROKEN, "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let log: serde_json::Value = serde_json::from_str(&out).expect("one SARIF log");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("tests/schemas/sarif-schema-2.1.0.json"))
+        .expect("vendored schema");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("schema JSON");
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft4)
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the SARIF schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    for code in ["M401", "M402", "M405", "M408", "M410", "M416"] {
+        assert!(
+            results.iter().any(|r| r["ruleId"] == code),
+            "{code} missing"
+        );
+    }
+}
+
+#[test]
+fn github_annotations_name_level_and_code() {
+    let (code, out, _) = miauc(&["check", BROKEN, "--format", "github"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("::error ") && l.contains("M401") && l.contains("sealed")),
+        "{out}"
+    );
+}
+
+/// Ctrl-C (SIGINT) stops a long search within moments, not at its end.
+#[test]
+fn ctrl_c_stops_a_search_promptly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .args([
+            "solve",
+            "tests/fixtures/check/big.miau",
+            "--level",
+            "open-room",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run miauc");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(
+        child.try_wait().expect("poll").is_none(),
+        "finished too early"
+    );
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("poll") {
+            break status;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(5),
+            "still running 5 s after Ctrl-C"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let out = child.wait_with_output().expect("output");
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(field(&out, "result"), Some("cancelled"), "{out}");
+}
