@@ -27,16 +27,13 @@ impl Game {
     ) -> (bool, (u32, u32), bool, bool) {
         let n = sc.ents.len();
         sc.props.clear();
+        sc.props.resize(n, 0);
         let mut any = 0u64;
-        for i in 0..n {
-            let e = sc.ents[i];
-            let p = if e.alive {
-                self.ent_props(rules, i, &e)
-            } else {
-                0
-            };
-            any |= p;
-            sc.props.push(p);
+        for (i, (e, p)) in sc.ents.iter().zip(sc.props.iter_mut()).enumerate() {
+            if e.alive {
+                *p = self.ent_props(rules, i, e);
+                any |= *p;
+            }
         }
         // Nothing can happen without a contact property: the common case of
         // a solver step that only walks, answered without scanning cells.
@@ -51,20 +48,23 @@ impl Game {
         } else {
             &[false]
         };
-        // Occupied cells, each once.
+        // Occupied cells, each once: only the pair, SINK and DEFEAT passes
+        // scan cells; WIN and GOAL are decided per entity below.
         let cells_n = self.width as usize * self.height as usize;
-        if sc.seen.len() != cells_n {
-            sc.seen.clear();
-            sc.seen.resize(cells_n, false);
-        }
         sc.cells.clear();
-        for i in 0..n {
-            let e = sc.ents[i];
-            if e.alive {
-                let c = self.cell(&e);
-                if !sc.seen[c] {
-                    sc.seen[c] = true;
-                    sc.cells.push(c as u32);
+        if sc.reference || any & (SINK | DEFEAT | pair_bits) != 0 {
+            if sc.seen.len() != cells_n {
+                sc.seen.clear();
+                sc.seen.resize(cells_n, false);
+            }
+            for i in 0..n {
+                let e = sc.ents[i];
+                if e.alive {
+                    let c = self.cell(&e);
+                    if !sc.seen[c] {
+                        sc.seen[c] = true;
+                        sc.cells.push(c as u32);
+                    }
                 }
             }
         }
@@ -202,6 +202,9 @@ impl Game {
                 continue;
             }
             let p = sc.props[i];
+            if p & (YOU | GOAL) == 0 {
+                continue;
+            }
             let lay = layer(&sc.props, i);
             let c = self.cell(&sc.ents[i]);
             let others = |want: u64| {

@@ -78,6 +78,9 @@ impl Game {
     ) -> bool {
         let n = sc.ents.len();
         let mut removed = false;
+        if !sc.any_frail {
+            return false;
+        }
         let mut crumbles: Vec<(usize, Option<Tok>)> = Vec::new();
         for i in 0..n {
             let e = sc.ents[i];

@@ -134,13 +134,18 @@ impl Game {
             let from = (e.x, e.y);
             e.x = (i32::from(e.x) + i32::from(d.0)) as u8;
             e.y = (i32::from(e.y) + i32::from(d.1)) as u8;
+            let to = (e.x, e.y);
             sc.moved[xi] = true;
+            if !sc.reference {
+                let cell = usize::from(from.1) * usize::from(self.width) + usize::from(from.0);
+                self.relink(sc, xi, cell);
+            }
             word_moved |= self.flags[xi] & F_WORD != 0;
             if detail {
                 rep.moved.push(Moved {
                     id: x,
                     from,
-                    to: (e.x, e.y),
+                    to,
                     by,
                     pushed: !movers.contains(&x),
                 });
@@ -149,7 +154,9 @@ impl Game {
         let any = !pset.is_empty();
         sc.pset = pset;
         sc.movers = movers;
-        if any {
+        if any && sc.reference {
+            // The reference mode rebuilds the index; the fast path relinked
+            // each moved entity above.
             self.grid(sc);
         }
         (any, word_moved)

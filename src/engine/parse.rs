@@ -69,6 +69,10 @@ pub struct Rules {
     pub sentences: Vec<Sentence>,
     /// Property set per noun token (§4.1), without the word/gate special cases.
     pub(crate) props: Vec<u64>,
+    /// Union of [`Rules::props`] over every noun: a superset of the
+    /// properties any thing can have under this parse, so a turn can skip a
+    /// phase (crumbling, contacts) whose property no noun holds.
+    pub(crate) any_props: u64,
     /// The effective rule set: distinct (subject, predicate), sorted.
     pub pairs: Vec<(Tok, Tok)>,
 }
@@ -314,6 +318,7 @@ impl Game {
             if let Some(p) = rules.props.get_mut(r.subject as usize) {
                 *p |= bit;
             }
+            rules.any_props |= bit;
             rules.pairs.push((r.subject, r.predicate));
         }
         rules.pairs.sort_unstable();

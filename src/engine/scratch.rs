@@ -16,6 +16,8 @@ pub struct Scratch {
     pub(crate) phases: Vec<u8>,
     pub(crate) start: Vec<Ent>,
     pub(crate) frail_start: Vec<bool>,
+    /// Whether any entry of `frail_start` is set (step 6 has work).
+    pub(crate) any_frail: bool,
     pub(crate) head: Vec<u16>,
     pub(crate) next: Vec<u16>,
     pub(crate) planned: Vec<bool>,
@@ -36,6 +38,10 @@ pub struct Scratch {
     pub(crate) sig: Vec<u32>,
     /// The game the cache belongs to.
     pub(crate) stamp: u64,
+    /// The start of the last turn, so the next turn from the same state (a
+    /// solver tries every input on a state in a row) skips unpacking,
+    /// indexing and the first parse.
+    pub(crate) t0: TurnStart,
     /// Reference mode: no parse cache, no skipped parse, no skipped contact
     /// scan. Differential tests compare it with the optimised path.
     pub(crate) reference: bool,
@@ -50,6 +56,20 @@ impl Scratch {
             ..Scratch::default()
         }
     }
+}
+
+/// What step 1 derives from a state, kept between turns: valid when `words`
+/// equals the next turn's state and `stamp` its game. `Scratch::start` and
+/// `Scratch::frail_start` hold the matching entities and FRAIL flags.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct TurnStart {
+    pub(crate) words: Vec<u32>,
+    pub(crate) stamp: u64,
+    pub(crate) head: Vec<u16>,
+    pub(crate) next: Vec<u16>,
+    pub(crate) movers: Vec<u16>,
+    pub(crate) rules: Option<Arc<Rules>>,
+    pub(crate) pressed: Channels,
 }
 
 /// Bitset of pressed channels (channel indices are below 256).
@@ -74,6 +94,35 @@ impl Game {
                 sc.next[i] = sc.head[c];
                 sc.head[c] = i as u16;
             }
+        }
+    }
+
+    /// Moves live entity `i`, which was indexed at cell `from`, to the list of
+    /// its current cell, keeping both lists in id order: the same lists as a
+    /// rebuild by [`Game::grid`] at the cost of two short list walks.
+    pub(crate) fn relink(&self, sc: &mut Scratch, i: usize, from: usize) {
+        let id = i as u16;
+        if sc.head[from] == id {
+            sc.head[from] = sc.next[i];
+        } else {
+            let mut o = sc.head[from] as usize;
+            while sc.next[o] != id {
+                o = sc.next[o] as usize;
+            }
+            sc.next[o] = sc.next[i];
+        }
+        let to = self.cell(&sc.ents[i]);
+        // NONE is u16::MAX, so an empty list also takes the new head.
+        if sc.head[to] > id {
+            sc.next[i] = sc.head[to];
+            sc.head[to] = id;
+        } else {
+            let mut o = sc.head[to] as usize;
+            while sc.next[o] < id {
+                o = sc.next[o] as usize;
+            }
+            sc.next[i] = sc.next[o];
+            sc.next[o] = id;
         }
     }
 

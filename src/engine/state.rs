@@ -29,15 +29,15 @@ pub(crate) struct Ent {
 }
 
 impl Ent {
+    #[inline]
     pub(crate) fn pack(self) -> u32 {
-        if !self.alive {
-            return 0;
-        }
-        u32::from(self.x)
+        let w = u32::from(self.x)
             | u32::from(self.y) << 8
             | (u32::from(self.noun) & NOUN_MASK) << 16
-            | if self.open { OPEN } else { 0 }
-            | ALIVE
+            | u32::from(self.open) * OPEN
+            | ALIVE;
+        // Branch-free: a removed entity's mask is zero, so it packs to 0.
+        w & 0u32.wrapping_sub(u32::from(self.alive))
     }
 
     fn unpack(w: u32) -> Ent {
@@ -53,19 +53,20 @@ impl Ent {
 
 impl State {
     pub(crate) fn pack(ents: &[Ent], phases: &[u8], won: bool) -> State {
-        let mut data = Vec::with_capacity(ents.len() + phases.len().div_ceil(4) + 1);
-        data.extend(ents.iter().map(|e| e.pack()));
-        for chunk in phases.chunks(4) {
-            let mut w = 0u32;
+        let n = ents.len();
+        let mut data = vec![0u32; n + phases.len().div_ceil(4) + 1].into_boxed_slice();
+        for (d, e) in data.iter_mut().zip(ents) {
+            *d = e.pack();
+        }
+        for (d, chunk) in data[n..].iter_mut().zip(phases.chunks(4)) {
             for (i, &p) in chunk.iter().enumerate() {
-                w |= u32::from(p) << (8 * i);
+                *d |= u32::from(p) << (8 * i);
             }
-            data.push(w);
         }
-        data.push(u32::from(won));
-        State {
-            data: data.into_boxed_slice(),
+        if let Some(last) = data.last_mut() {
+            *last = u32::from(won);
         }
+        State { data }
     }
 
     pub(crate) fn ent(&self, i: usize) -> Ent {

@@ -1,20 +1,98 @@
 //! The turn (§6): rejection, the ten steps, and the settled state.
 
 use super::game::Game;
+use super::parse::Rules;
 use super::report::*;
-use super::scratch::Scratch;
+use super::scratch::{Channels, Scratch};
 use super::state::State;
 use super::vocab::{FRAIL, Tok};
+use std::sync::Arc;
 
 /// Adds a parse's rules to the turn's formed set, kept sorted so the solver
 /// can binary-search it (§10.5).
 fn union(into: &mut Vec<(Tok, Tok)>, from: &[(Tok, Tok)]) {
+    if into.is_empty() {
+        // A parse's pairs are already sorted and distinct.
+        into.extend_from_slice(from);
+        return;
+    }
     into.extend_from_slice(from);
     into.sort_unstable();
     into.dedup();
 }
 
 impl Game {
+    /// Step 1 from the cache of the previous turn's start, when that turn
+    /// started from the same state of the same game.
+    fn turn_start_cached(&self, s: &State, sc: &mut Scratch) -> Option<(Arc<Rules>, Channels)> {
+        let t0 = &sc.t0;
+        if sc.reference || t0.stamp != self.stamp || t0.words[..] != s.data[..] {
+            return None;
+        }
+        let rules = t0.rules.clone()?;
+        sc.ents.clear();
+        sc.ents.extend_from_slice(&sc.start);
+        sc.phases.clear();
+        sc.phases
+            .extend((0..self.automata.len()).map(|i| s.phase_at(self.ents.len(), i)));
+        sc.head.clone_from(&t0.head);
+        sc.next.clone_from(&t0.next);
+        sc.movers.clone_from(&t0.movers);
+        Some((rules, t0.pressed))
+    }
+
+    /// Step 1: unpacks `s`, parses it, finds the YOU things, records the
+    /// start of the turn and indexes the cells; then remembers all of it in
+    /// `sc.t0` for the next turn from the same state.
+    fn turn_start(&self, s: &State, sc: &mut Scratch) -> Result<(Arc<Rules>, Channels), Rejection> {
+        let n = self.ents.len();
+        sc.t0.words.clear();
+        sc.t0.rules = None;
+        s.unpack_into(n, self.automata.len(), &mut sc.ents, &mut sc.phases);
+        let rules0 = self.parse_cached(sc, 0);
+        let mut movers = std::mem::take(&mut sc.movers);
+        self.you_things(&rules0, &sc.ents, &mut movers);
+        sc.movers = movers;
+        if sc.movers.is_empty() {
+            return Err(Rejection::NoYou);
+        }
+        sc.start.clear();
+        sc.start.extend_from_slice(&sc.ents);
+        sc.frail_start.clear();
+        if rules0.any_props & FRAIL == 0 && !sc.reference {
+            // No noun is FRAIL: nothing can crumble this turn (step 6 only
+            // considers things FRAIL at the start of the turn).
+            sc.frail_start.resize(n, false);
+            sc.any_frail = false;
+        } else {
+            for i in 0..n {
+                let e = sc.ents[i];
+                sc.frail_start
+                    .push(e.alive && self.ent_props(&rules0, i, &e) & FRAIL != 0);
+            }
+            sc.any_frail = sc.frail_start.contains(&true) || sc.reference;
+        }
+        self.grid(sc);
+        // Only the gate step reads the pressed channels, and it runs only on
+        // levels with channels.
+        let pressed = if self.has_channels {
+            self.pressed(sc)
+        } else {
+            [0; 4]
+        };
+        if !sc.reference {
+            let t0 = &mut sc.t0;
+            t0.words.extend_from_slice(&s.data);
+            t0.stamp = self.stamp;
+            t0.head.clone_from(&sc.head);
+            t0.next.clone_from(&sc.next);
+            t0.movers.clone_from(&sc.movers);
+            t0.rules = Some(rules0.clone());
+            t0.pressed = pressed;
+        }
+        Ok((rules0, pressed))
+    }
+
     /// One input on a state (§6): the engine's single turn function.
     pub fn step(&self, s: &State, input: Input) -> TurnResult {
         let mut sc = Scratch::default();
@@ -55,29 +133,14 @@ impl Game {
         if s.won() {
             return Err(Rejection::Won);
         }
-        s.unpack_into(n, self.automata.len(), &mut sc.ents, &mut sc.phases);
-        let rules0 = self.parse_cached(sc, 0);
-        let mut movers = std::mem::take(&mut sc.movers);
-        self.you_things(&rules0, &sc.ents, &mut movers);
-        sc.movers = movers;
-        if sc.movers.is_empty() {
-            return Err(Rejection::NoYou);
-        }
-        // Step 1: start of turn.
-        sc.start.clear();
-        sc.start.extend_from_slice(&sc.ents);
-        sc.frail_start.clear();
-        for i in 0..n {
-            let e = sc.ents[i];
-            sc.frail_start
-                .push(e.alive && self.ent_props(&rules0, i, &e) & FRAIL != 0);
-        }
+        let (rules0, pressed_start) = match self.turn_start_cached(s, sc) {
+            Some(hit) => hit,
+            None => self.turn_start(s, sc)?,
+        };
         for v in [&mut sc.planned, &mut sc.in_t, &mut sc.moved] {
             v.clear();
             v.resize(n, false);
         }
-        self.grid(sc);
-        let pressed_start = self.pressed(sc);
         let mut blocked = std::mem::take(&mut rep.blocked);
 
         // Step 2: YOU phase.

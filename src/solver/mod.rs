@@ -127,6 +127,8 @@ pub fn search<S: Space>(
     frontier.push(packed.len() as u32);
     frontier.extend_from_slice(&packed);
     let mut next: Vec<u32> = Vec::new();
+    // One expansion's successors: (action, start in `packed`, fingerprint).
+    let mut batch: Vec<(u8, u32, u128)> = Vec::with_capacity(actions);
     let mut expanded = 0u64;
     let mut depth = 0u32;
     let mut peak = 0usize;
@@ -177,6 +179,13 @@ pub fn search<S: Space>(
                 }
             }
             space.unpack(words, &mut state);
+            // Step every action first and insert afterwards, in action order,
+            // so the successors' visited-set probes are prefetched together.
+            // A win ends the stepping: the actions before it are still
+            // inserted before the search returns, as one at a time would.
+            batch.clear();
+            packed.clear();
+            let mut won = None;
             for action in 0..actions {
                 let Some(turn) = space.step(&state, action) else {
                     continue;
@@ -185,19 +194,29 @@ pub fn search<S: Space>(
                     continue;
                 }
                 if turn.won {
-                    let mut route = visited.route(index);
-                    route.push(action as u8);
-                    peak = peak.max(bytes(&visited, &frontier, &next));
-                    return outcome(Verdict::Solved(route), expanded, &visited, depth, peak);
+                    won = Some(action);
+                    break;
                 }
-                packed.clear();
+                let from = packed.len();
                 space.pack(&turn.state, &mut packed);
-                let fp = fingerprint::of_words(&packed);
-                if let Insert::New(i) = visited.insert(fp, index, action as u8) {
+                let fp = fingerprint::of_words(&packed[from..]);
+                visited.prefetch(fp);
+                batch.push((action as u8, from as u32, fp));
+            }
+            for (k, &(action, from, fp)) in batch.iter().enumerate() {
+                let to = batch.get(k + 1).map_or(packed.len(), |b| b.1 as usize);
+                if let Insert::New(i) = visited.insert(fp, index, action) {
+                    let words = &packed[from as usize..to];
                     next.push(i);
-                    next.push(packed.len() as u32);
-                    next.extend_from_slice(&packed);
+                    next.push(words.len() as u32);
+                    next.extend_from_slice(words);
                 }
+            }
+            if let Some(action) = won {
+                let mut route = visited.route(index);
+                route.push(action as u8);
+                peak = peak.max(bytes(&visited, &frontier, &next));
+                return outcome(Verdict::Solved(route), expanded, &visited, depth, peak);
             }
         }
         peak = peak.max(bytes(&visited, &frontier, &next));
