@@ -25,6 +25,19 @@ impl Game {
         rules: &Rules,
         out: &mut Vec<Destroyed>,
     ) -> (bool, (u32, u32), bool, bool) {
+        let pair_bits = self.pairs.iter().fold(0, |acc, p| {
+            acc | self.vocab.prop_bit(p.a) | self.vocab.prop_bit(p.b)
+        });
+        if !sc.reference && rules.any_props & (SINK | DEFEAT | FLOAT | pair_bits) == 0 {
+            // No noun can remove anything or float (words are only PUSH):
+            // only WIN and GOAL remain, on one layer, with each property
+            // set looked up when needed instead of tabulated for everyone.
+            if rules.any_props & (WIN | GOAL) == 0 {
+                return (false, (0, 0), false, false);
+            }
+            let (win, goals) = self.win_and_goals(sc, |i| self.ent_props(rules, i, &sc.ents[i]));
+            return (win, goals, false, false);
+        }
         let n = sc.ents.len();
         sc.props.clear();
         sc.props.resize(n, 0);
@@ -37,9 +50,6 @@ impl Game {
         }
         // Nothing can happen without a contact property: the common case of
         // a solver step that only walks, answered without scanning cells.
-        let pair_bits = self.pairs.iter().fold(0, |acc, p| {
-            acc | self.vocab.prop_bit(p.a) | self.vocab.prop_bit(p.b)
-        });
         if !sc.reference && any & (SINK | DEFEAT | WIN | GOAL | pair_bits) == 0 {
             return (false, (0, 0), false, false);
         }
@@ -194,6 +204,20 @@ impl Game {
         sc.kill = kill;
 
         // WIN and GOAL on the survivors.
+        let props = std::mem::take(&mut sc.props);
+        let (win, goals) = self.win_and_goals(sc, |i| props[i]);
+        sc.props = props;
+        for &c in &cells {
+            sc.seen[c as usize] = false;
+        }
+        sc.cells = cells;
+        (win, goals, removed, word_removed)
+    }
+
+    /// WIN and GOAL (§7) on the live entities, `props(i)` giving entity
+    /// `i`'s property set: (win, (covered goals, goals)).
+    fn win_and_goals(&self, sc: &Scratch, props: impl Fn(usize) -> u64) -> (bool, (u32, u32)) {
+        let n = sc.ents.len();
         let mut win = false;
         let mut any_you = false;
         let (mut covered, mut total) = (0u32, 0u32);
@@ -201,22 +225,21 @@ impl Game {
             if !sc.ents[i].alive {
                 continue;
             }
-            let p = sc.props[i];
+            let p = props(i);
             if p & (YOU | GOAL) == 0 {
                 continue;
             }
-            let lay = layer(&sc.props, i);
+            let lay = p & FLOAT != 0;
             let c = self.cell(&sc.ents[i]);
             let others = |want: u64| {
                 let mut o = sc.head[c];
                 while o != NONE {
                     let oi = o as usize;
-                    if oi != i
-                        && sc.ents[oi].alive
-                        && layer(&sc.props, oi) == lay
-                        && sc.props[oi] & want != 0
-                    {
-                        return true;
+                    if oi != i && sc.ents[oi].alive {
+                        let po = props(oi);
+                        if (po & FLOAT != 0) == lay && po & want != 0 {
+                            return true;
+                        }
                     }
                     o = sc.next[oi];
                 }
@@ -238,10 +261,6 @@ impl Game {
         if any_you && total > 0 && covered == total {
             win = true;
         }
-        for &c in &cells {
-            sc.seen[c as usize] = false;
-        }
-        sc.cells = cells;
-        (win, (covered, total), removed, word_removed)
+        (win, (covered, total))
     }
 }

@@ -5,7 +5,7 @@ use super::parse::Rules;
 use super::report::*;
 use super::scratch::{Channels, Scratch};
 use super::state::State;
-use super::vocab::{FRAIL, Tok};
+use super::vocab::{FRAIL, Tok, YOU};
 use std::sync::Arc;
 
 /// Adds a parse's rules to the turn's formed set, kept sorted so the solver
@@ -29,7 +29,10 @@ impl Game {
         if sc.reference || t0.stamp != self.stamp || t0.words[..] != s.data[..] {
             return None;
         }
-        let rules = t0.rules.clone()?;
+        // Taken, not cloned (no reference-count traffic); the turn puts it
+        // back when it ends.
+        let rules = sc.t0.rules.take()?;
+        let t0 = &sc.t0;
         sc.ents.clear();
         sc.ents.extend_from_slice(&sc.start);
         sc.phases.clear();
@@ -87,7 +90,6 @@ impl Game {
             t0.head.clone_from(&sc.head);
             t0.next.clone_from(&sc.next);
             t0.movers.clone_from(&sc.movers);
-            t0.rules = Some(rules0.clone());
             t0.pressed = pressed;
         }
         Ok((rules0, pressed))
@@ -149,6 +151,9 @@ impl Game {
                 self.move_phase(sc, &rules0, input, By::Player, detail, rep, &mut blocked);
             if !any {
                 rep.blocked = blocked;
+                if !sc.reference {
+                    sc.t0.rules = Some(rules0);
+                }
                 return Err(Rejection::Blocked);
             }
             rep.word_moved = wm;
@@ -157,35 +162,36 @@ impl Game {
         rep.blocked = blocked;
 
         // Step 3: parse 1 and transform. Unmoved words give the same parse.
-        let mut rules = if rep.word_moved || sc.reference {
-            self.parse_cached(sc, 1)
-        } else {
-            rules0.clone()
-        };
+        let mut reparsed = (rep.word_moved || sc.reference).then(|| self.parse_cached(sc, 1));
+        let rules: &Rules = reparsed.as_deref().unwrap_or(&rules0);
         union(&mut rep.formed, &rules.pairs);
-        self.transform(sc, &rules, When::AfterMove, &mut rep.transformed);
+        self.transform(sc, rules, When::AfterMove, &mut rep.transformed);
 
         // Step 4: automata.
-        let (running, auto_word_moved) = self.automata_beat(sc, &rules, detail, rep);
+        let (running, auto_word_moved) = self.automata_beat(sc, rules, detail, rep);
         rep.word_moved |= auto_word_moved;
 
         // Step 5: parse 2 (the same rules when no word moved since parse 1).
+        let parse2 = running && (auto_word_moved || sc.reference);
+        if parse2 {
+            reparsed = Some(self.parse_cached(sc, 1));
+        }
+        let rules: &Rules = reparsed.as_deref().unwrap_or(&rules0);
+        if parse2 {
+            union(&mut rep.formed, &rules.pairs);
+        }
         if running {
-            if auto_word_moved || sc.reference {
-                rules = self.parse_cached(sc, 1);
-                union(&mut rep.formed, &rules.pairs);
-            }
-            self.transform(sc, &rules, When::AfterAutomata, &mut rep.transformed);
+            self.transform(sc, rules, When::AfterAutomata, &mut rep.transformed);
         }
         if !detail {
             rep.transformed.clear();
         }
 
         // Step 6: crumble.
-        let removed = self.crumble(sc, &rules, detail, rep);
+        let removed = self.crumble(sc, rules, detail, rep);
 
         // Step 7: contacts.
-        let (win, goals, cremoved, word_removed) = self.contacts(sc, &rules, &mut rep.destroyed);
+        let (win, goals, cremoved, word_removed) = self.contacts(sc, rules, &mut rep.destroyed);
         if !detail {
             rep.destroyed.clear();
         }
@@ -198,17 +204,27 @@ impl Game {
         self.gate_step(sc, &pressed_start, detail, rep);
 
         // Step 9: re-parse after removals (only a removed word can change it).
-        if word_removed || (sc.reference && (removed || cremoved)) {
-            rules = self.parse_cached(sc, 1);
+        let parse3 = word_removed || (sc.reference && (removed || cremoved));
+        if parse3 {
+            reparsed = Some(self.parse_cached(sc, 1));
+        }
+        let rules: &Rules = reparsed.as_deref().unwrap_or(&rules0);
+        if parse3 {
             union(&mut rep.formed, &rules.pairs);
         }
 
         // Step 10: settle.
-        let mut movers = std::mem::take(&mut sc.movers);
-        self.you_things(&rules, &sc.ents, &mut movers);
-        rep.lost_control = movers.is_empty();
-        sc.movers = movers;
+        // Only whether a YOU thing is left matters here: the next turn
+        // finds its movers itself.
+        rep.lost_control = !sc
+            .ents
+            .iter()
+            .enumerate()
+            .any(|(i, e)| e.alive && self.ent_props(rules, i, e) & YOU != 0);
         rep.won = win;
+        if !sc.reference {
+            sc.t0.rules = Some(rules0);
+        }
         Ok(State::pack(&sc.ents, &sc.phases, win))
     }
 }
