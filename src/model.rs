@@ -351,6 +351,28 @@ impl Pack {
             .collect()
     }
 
+    /// The allowance in force for `code` in level `level` (or, for `None`, at
+    /// pack level): the first whose code or name matches and that gives a reason
+    /// (an allowance without one is M239 and excuses nothing).
+    pub fn allowance(&self, level: Option<&str>, code: &str) -> Option<&Allowance> {
+        let matches = |a: &&Allowance| {
+            !a.reason.trim().is_empty()
+                && crate::diag::lookup(&a.code.text).is_some_and(|i| i.code == code)
+        };
+        match level {
+            None => self.allow.iter().find(matches),
+            Some(id) => {
+                let l = self.level(id)?;
+                l.check
+                    .allow
+                    .iter()
+                    .chain(l.check.allow_bypass.iter())
+                    .chain(l.check.allow_hands_off.iter())
+                    .find(matches)
+            }
+        }
+    }
+
     /// The level with this id.
     pub fn level(&self, id: &str) -> Option<&Level> {
         self.levels.iter().find(|l| l.id.text == id)

@@ -133,9 +133,8 @@ fn small_crate_works_levels_pass() {
 }
 
 /// The whole bundled set, including the 2-million-state short-one-crate:
-/// too slow for an unoptimised build, so it runs with `cargo test --release`.
+/// the test profile builds the binary with optimisations (Cargo.toml), so it runs in seconds.
 #[test]
-#[cfg_attr(debug_assertions, ignore)]
 fn bundled_packs_pass() {
     let (code, out, err) = miauc(&["check", "packs"]);
     assert_eq!(code, 0, "{out}{err}");
@@ -171,7 +170,6 @@ fn solve_prints_the_published_routes() {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore)]
 fn solve_short_one_crate() {
     let (code, out, _) = miauc(&[
         "solve",

@@ -335,7 +335,8 @@ async fn check_commands_report_progress_and_diagnostics() {
         )
         .await;
     assert_eq!(out["levels"][0]["passed"], false, "{out}");
-    assert_eq!(out["levels"][0]["codes"], json!(["M410"]));
+    let codes = out["levels"][0]["codes"].as_array().unwrap();
+    assert!(codes.contains(&json!("M410")), "{out}");
     let p = c.next("$/progress").await;
     assert_eq!(p["token"], "t1");
     assert_eq!(p["value"]["kind"], "begin");
@@ -379,7 +380,10 @@ async fn check_commands_report_progress_and_diagnostics() {
             json!({ "command": "miau.checkPack", "arguments": [URI] }),
         )
         .await;
-    assert_eq!(out["levels"][0]["passed"], true, "{out}");
+    // The route replays now; the solver still finds the level bypassable and trivial (3 steps).
+    let codes = out["levels"][0]["codes"].as_array().unwrap();
+    assert!(!codes.contains(&json!("M410")), "{out}");
+    assert!(codes.contains(&json!("M405")), "{out}");
     let out = c
         .request(
             "workspace/executeCommand",

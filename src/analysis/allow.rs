@@ -7,27 +7,9 @@
 //! match anything are M414 (stage 4, which sees every stage's output), so
 //! neither is reported here.
 
-use crate::diag::{Diagnostic, Severity, lookup};
-use crate::model::{Allowance, Pack};
+use crate::diag::{Diagnostic, Severity};
+use crate::model::Pack;
 use crate::span::Span;
-
-/// The allowances in force for a diagnostic about `level` (or the pack).
-fn allowances<'p>(pack: &'p Pack, level: Option<&str>) -> Vec<&'p Allowance> {
-    match level {
-        None => pack.allow.iter().collect(),
-        Some(id) => pack
-            .level(id)
-            .map(|l| {
-                l.check
-                    .allow
-                    .iter()
-                    .chain(l.check.allow_bypass.iter())
-                    .chain(l.check.allow_hands_off.iter())
-                    .collect()
-            })
-            .unwrap_or_default(),
-    }
-}
 
 /// Downgrade allowed diagnostics and offer "Allow in level" on the others.
 pub fn apply(pack: &Pack, diags: &mut [Diagnostic]) {
@@ -35,10 +17,7 @@ pub fn apply(pack: &Pack, diags: &mut [Diagnostic]) {
         if d.severity == Severity::Error {
             continue;
         }
-        let allowed = allowances(pack, d.level.as_deref()).into_iter().find(|a| {
-            !a.reason.trim().is_empty()
-                && lookup(&a.code.text).is_some_and(|i| i.code == d.info.code)
-        });
+        let allowed = pack.allowance(d.level.as_deref(), d.info.code);
         match allowed {
             Some(a) => {
                 if d.severity == Severity::Warning {

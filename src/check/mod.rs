@@ -52,23 +52,7 @@ impl Default for Options {
 
 /// The allowance a level (or, for `None`, the pack) makes for `code`, if any.
 pub fn allowance<'p>(pack: &'p Pack, level: Option<&str>, code: &str) -> Option<&'p Allowance> {
-    let list: Vec<&Allowance> = match level {
-        None => pack.allow.iter().collect(),
-        Some(id) => pack
-            .level(id)
-            .map(|l| {
-                l.check
-                    .allow
-                    .iter()
-                    .chain(l.check.allow_bypass.iter())
-                    .chain(l.check.allow_hands_off.iter())
-                    .collect()
-            })
-            .unwrap_or_default(),
-    };
-    list.into_iter().find(|a| {
-        !a.reason.trim().is_empty() && lookup(&a.code.text).is_some_and(|i| i.code == code)
-    })
+    pack.allowance(level, code)
 }
 
 /// Downgrades an allowed warning to info with "(allowed: reason)" (§1.4).

@@ -1,4 +1,4 @@
-//! The stable diagnostic codes of `../shared/spec/diagnostics.md`: one row per code.
+//! The stable diagnostic codes of the catalogue (`docs/diagnostics.md`): one row per code.
 //!
 //! Codes never change meaning; names are as stable as codes (catalogue 1.5).
 

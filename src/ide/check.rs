@@ -1,14 +1,11 @@
-//! The editor's check of one level.
-//!
-//! The solver-backed stage 4 (`miauc check`) is not part of this crate yet, so
-//! the editor's check is the replay of the recorded solution through the
-//! engine, reported as M410 when it doesn't win exactly on its last step, and
-//! M416 when the level has errors that stop any check. When stage 4 lands this
-//! is the one function to point at it.
+//! The editor's check of one level: stage 4, the same code as `miauc check`
+//! (recorded solution first, then the solver's searches), or M416 when the
+//! level has errors that stop any check.
 
 use super::Analysis;
 use crate::diag::{Diagnostic, Severity};
-use crate::engine::{ReplayResult, replay};
+use crate::engine::replay;
+use std::sync::atomic::AtomicBool;
 
 /// The result of checking one level.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,8 +20,9 @@ pub struct CheckOutcome {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Check the level `id`: `None` when there is no such level.
-pub fn check_level(a: &Analysis, id: &str) -> Option<CheckOutcome> {
+/// Check the level `id`: `None` when there is no such level. Setting `cancel`
+/// stops the searches promptly (the outcome then says so).
+pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckOutcome> {
     let i = a.level_index(id)?;
     let level = a.level(i)?;
     let header = a.ast_levels().get(i).map(|l| l.block.header)?;
@@ -52,55 +50,33 @@ pub fn check_level(a: &Analysis, id: &str) -> Option<CheckOutcome> {
             diagnostics: vec![Diagnostic::new("M416", header, msg).with_level(id)],
         });
     }
-    let Some(solution) = &level.check.solution else {
-        return Some(CheckOutcome {
-            level: id.to_string(),
-            passed: true,
-            summary: "no recorded solution to replay".into(),
-            diagnostics: Vec::new(),
-        });
-    };
-    let moves: String = solution
-        .text
-        .chars()
-        .filter(|c| !c.is_whitespace())
+    let pack = a.pack()?;
+    let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        crate::check::check_level(
+            pack,
+            level,
+            i,
+            crate::check::Options::default(),
+            cancel,
+            &mut |_| {},
+        )
+    }))
+    .ok()?;
+    let failing: Vec<&Diagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.severity, Severity::Error | Severity::Warning))
         .collect();
-    let n = moves.chars().count();
-    let out = std::panic::catch_unwind(|| replay(level, &moves, true, &|_| None)).ok()?;
-    let problem = match out.result {
-        ReplayResult::Won { turns } if turns == n => None,
-        ReplayResult::Won { turns } => Some(format!(
-            "it wins on step {turns}, before its last step ({n})"
-        )),
-        ReplayResult::LostControl { turns } => {
-            Some(format!("the last YOU is lost on step {turns}"))
-        }
-        ReplayResult::NotWon {
-            stopped: Some((pos, ch, _)),
-            ..
-        } => Some(format!("step {pos} ({ch}) is blocked")),
-        ReplayResult::NotWon { turns, .. } => Some(format!("it isn't won after its {turns} steps")),
+    let summary = match (&report.route, failing.first()) {
+        (_, Some(d)) => format!("{} {}: {}", d.code(), d.name(), d.message),
+        (Some(route), None) => format!("solved in {} steps: {route}", route.chars().count()),
+        (None, None) => "checked".to_string(),
     };
-    Some(match problem {
-        None => CheckOutcome {
-            level: id.to_string(),
-            passed: true,
-            summary: format!("the recorded solution wins in {n} steps"),
-            diagnostics: Vec::new(),
-        },
-        Some(why) => CheckOutcome {
-            level: id.to_string(),
-            passed: false,
-            summary: format!("the recorded solution fails: {why}"),
-            diagnostics: vec![
-                Diagnostic::new(
-                    "M410",
-                    solution.span,
-                    format!("Level {id}: the recorded solution doesn't replay: {why}."),
-                )
-                .with_level(id),
-            ],
-        },
+    Some(CheckOutcome {
+        level: id.to_string(),
+        passed: failing.is_empty(),
+        summary,
+        diagnostics: report.diagnostics,
     })
 }
 

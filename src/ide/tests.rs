@@ -253,21 +253,32 @@ fn formatting_is_fmt() {
 }
 
 #[test]
-fn check_replays_the_solution() {
+fn check_runs_stage_4() {
+    let no = std::sync::atomic::AtomicBool::new(false);
     let a = analysis();
-    let ok = check_level(&a, "door-trap").unwrap();
-    assert!(ok.passed, "{ok:?}");
+    let ok = check_level(&a, "door-trap", &no).unwrap();
+    let codes: Vec<&str> = ok.diagnostics.iter().map(|d| d.code()).collect();
+    // The recorded route replays; the solver finds it is 3 steps, under the 6 a level needs.
+    assert!(!codes.contains(&"M410"), "{ok:?}");
+    assert!(codes.contains(&"M405"), "{ok:?}");
+    assert!(!ok.passed);
+    // Bypass (no word moves) and trivial: the summary leads with the first finding.
+    assert!(codes.contains(&"M403"), "{ok:?}");
+    assert!(ok.summary.starts_with("M40"), "{}", ok.summary);
     let text = TRAP.replace("\"RRR\"", "\"RRL\"");
     let b = Analysis::new(&text, 1 << 20);
-    let bad = check_level(&b, "door-trap").unwrap();
+    let bad = check_level(&b, "door-trap", &no).unwrap();
     assert!(!bad.passed);
-    assert_eq!(bad.diagnostics[0].code(), "M410");
+    assert!(
+        bad.diagnostics.iter().any(|d| d.code() == "M410"),
+        "{bad:?}"
+    );
     assert!(
         replay_level(&a, "door-trap")
             .unwrap()
             .contains("result: won in 3 turns")
     );
-    assert!(check_level(&a, "nope").is_none());
+    assert!(check_level(&a, "nope", &no).is_none());
 }
 
 #[test]
@@ -385,7 +396,7 @@ proptest::proptest! {
         }
         let _ = (document_symbols(&a), folding_ranges(&a), semantic_tokens(&a));
         let _ = (inlay_hints(&a), code_lenses(&a), format(&a));
-        let _ = check_level(&a, "door-trap");
+        let _ = check_level(&a, "door-trap", &std::sync::atomic::AtomicBool::new(false));
     }
 }
 

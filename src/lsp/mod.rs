@@ -449,9 +449,9 @@ impl Backend {
                 )
                 .await;
             }
-            let (a2, id2) = (Arc::clone(&a), id.clone());
+            let (a2, id2, c2) = (Arc::clone(&a), id.clone(), Arc::clone(&cancel));
             let Ok(Some(outcome)) =
-                tokio::task::spawn_blocking(move || ide::check_level(&a2, &id2)).await
+                tokio::task::spawn_blocking(move || ide::check_level(&a2, &id2, &c2)).await
             else {
                 results.push(json!({ "level": id, "error": "no such level" }));
                 continue;
