@@ -63,12 +63,19 @@ impl Scratch {
 /// `Scratch::frail_start` hold the matching entities and FRAIL flags.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct TurnStart {
+    /// The state's packed words; empty when nothing is cached.
     pub(crate) words: Vec<u32>,
+    /// The game's stamp.
     pub(crate) stamp: u64,
+    /// The cell index of the state (`Scratch::head`).
     pub(crate) head: Vec<u16>,
+    /// The cell index's links (`Scratch::next`).
     pub(crate) next: Vec<u16>,
+    /// The YOU things, in id order.
     pub(crate) movers: Vec<u16>,
+    /// The state's parse; lent to the turn while it runs, so `None` then.
     pub(crate) rules: Option<Arc<Rules>>,
+    /// Channels pressed at the start of the turn.
     pub(crate) pressed: Channels,
 }
 

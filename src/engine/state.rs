@@ -34,7 +34,7 @@ impl Ent {
         let w = u32::from(self.x)
             | u32::from(self.y) << 8
             | (u32::from(self.noun) & NOUN_MASK) << 16
-            | u32::from(self.open) * OPEN
+            | (u32::from(self.open) * OPEN)
             | ALIVE;
         // Branch-free: a removed entity's mask is zero, so it packs to 0.
         w & 0u32.wrapping_sub(u32::from(self.alive))
