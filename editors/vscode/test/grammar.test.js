@@ -55,7 +55,9 @@ async function tokenize(text) {
 // line that contains `lineMarker`. The token must span the needle exactly,
 // unless `whole` is false (the needle lies inside a longer token).
 function scopesAt(lines, lineMarker, needle, { nth = 0, whole = true } = {}) {
-  const l = lines.find((x) => x.line.includes(lineMarker));
+  // Markers match whatever the column alignment: `miauc fmt` pads with spaces.
+  const squash = (t) => t.replace(/\s+/g, ' ');
+  const l = lines.find((x) => squash(x.line).includes(squash(lineMarker)));
   assert.ok(l, `no line containing ${JSON.stringify(lineMarker)}`);
   let at = -1;
   for (let i = 0; i <= nth; i += 1) {
