@@ -33,36 +33,12 @@ pub struct Completion {
     pub detail: String,
 }
 
-const TOP: &[&str] = &["pack", "palette", "glossary", "legend", "level"];
-const PACK: &[&str] = &[
-    "name",
-    "version",
-    "engine",
-    "rules",
-    "world",
-    "vocabulary",
-    "allow",
-];
-const LEVEL: &[&str] = &[
-    "title",
-    "category",
-    "introduces",
-    "reuses",
-    "hint",
-    "solution",
-    "steps",
-    "must-form",
-    "budget",
-    "allow",
-    "terrain",
-    "automaton",
-    "pair",
-    "frail",
-    "legend",
-    "board",
-];
-const CATEGORIES: &[&str] = &["required", "optional", "challenge"];
-const ACCENTS: &[&str] = &["you", "push", "stop", "win", "sink", "defeat"];
+use crate::syntax::{LEVEL_STMTS as LEVEL, PACK_STMTS as PACK, TOP_BLOCKS as TOP};
+
+/// Blocks inside a level, offered after its statements.
+const LEVEL_BLOCKS: &[&str] = &["legend", "board"];
+use crate::model::CATEGORIES;
+use crate::validate::limits::ACCENTS;
 const STEPS: &[(&str, &str)] = &[
     ("U", "up"),
     ("D", "down"),
@@ -197,6 +173,7 @@ pub fn completions(a: &Analysis, offset: usize) -> Vec<Completion> {
 fn level_stmt(a: &Analysis, i: usize, tokens: &[&str], in_string: bool, out: &mut Out) {
     let Some(&first) = tokens.first() else {
         out.keywords(LEVEL);
+        out.keywords(LEVEL_BLOCKS);
         return;
     };
     let last = tokens.last().copied().unwrap_or("");

@@ -10,7 +10,7 @@ mod lexer;
 mod parser;
 
 pub use lexer::quote;
-pub use parser::parse;
+pub use parser::{LEVEL_STMTS, PACK_STMTS, TOP_BLOCKS, parse};
 
 pub(crate) use lexer::is_word;
 pub(crate) use parser::join_or;

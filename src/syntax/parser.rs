@@ -49,7 +49,8 @@ pub(crate) const NOT_THINGS: &[&str] = &[
     "IS", "AND", "YOU", "PUSH", "STOP", "WIN", "SINK", "DEFEAT", "GOAL", "FLOAT", "FRAIL",
 ];
 
-const PACK_STMTS: &[&str] = &[
+/// Statements of the `pack` header block, in canonical order.
+pub const PACK_STMTS: &[&str] = &[
     "name",
     "version",
     "engine",
@@ -58,7 +59,8 @@ const PACK_STMTS: &[&str] = &[
     "vocabulary",
     "allow",
 ];
-const LEVEL_STMTS: &[&str] = &[
+/// Statements of a `level` block (besides its `legend` and `board` blocks), in canonical order.
+pub const LEVEL_STMTS: &[&str] = &[
     "title",
     "category",
     "introduces",
@@ -74,7 +76,8 @@ const LEVEL_STMTS: &[&str] = &[
     "pair",
     "frail",
 ];
-const TOP_BLOCKS: &[&str] = &["pack", "palette", "glossary", "legend", "level"];
+/// Blocks that may start at top level.
+pub const TOP_BLOCKS: &[&str] = &["pack", "palette", "glossary", "legend", "level"];
 const PACK_BLOCKS: &[&str] = &["palette", "glossary", "legend", "level"];
 const LEVEL_BLOCKS: &[&str] = &["legend", "board"];
 
