@@ -152,6 +152,35 @@ pub fn terrain(l: &mut Level, nouns: &[&str]) {
     l.terrain = nouns.iter().map(|n| Named::new(*n)).collect();
 }
 
+/// The rule list of `state` as `SUBJECT IS PREDICATE (axis)`, in reading
+/// order: the form every conformance assertion compares against.
+pub fn rule_list(game: &Game, state: &State) -> Vec<String> {
+    game.rules(state)
+        .records
+        .iter()
+        .map(|r| {
+            let axis = match r.axis {
+                Axis::H => "h",
+                Axis::V => "v",
+                Axis::Terrain => "terrain",
+            };
+            format!(
+                "{} IS {} ({axis})",
+                game.name(r.subject),
+                game.name(r.predicate)
+            )
+        })
+        .collect()
+}
+
+/// [`rule_list`] entries with the axis dropped: `SUBJECT IS PREDICATE`.
+pub fn without_axes(rules: Vec<String>) -> Vec<String> {
+    rules
+        .into_iter()
+        .map(|r| r.split(" (").next().unwrap_or_default().to_string())
+        .collect()
+}
+
 /// A game with its current state, fed one input at a time.
 pub struct Harness {
     /// The compiled level.
@@ -208,31 +237,12 @@ impl Harness {
 
     /// The rule list as `SUBJECT IS PREDICATE (axis)`, in reading order.
     pub fn rules(&self) -> Vec<String> {
-        let rules = self.game.rules(&self.state);
-        rules
-            .records
-            .iter()
-            .map(|r| {
-                let axis = match r.axis {
-                    Axis::H => "h",
-                    Axis::V => "v",
-                    Axis::Terrain => "terrain",
-                };
-                format!(
-                    "{} IS {} ({axis})",
-                    self.game.name(r.subject),
-                    self.game.name(r.predicate)
-                )
-            })
-            .collect()
+        rule_list(&self.game, &self.state)
     }
 
     /// The rule list as `SUBJECT IS PREDICATE`, in reading order.
     pub fn rule_texts(&self) -> Vec<String> {
-        self.rules()
-            .into_iter()
-            .map(|r| r.split(" (").next().unwrap_or_default().to_string())
-            .collect()
+        without_axes(self.rules())
     }
 
     /// Nouns of the things at a cell, in id order.

@@ -8,7 +8,7 @@
 use miau::compile::{SourceKind, analyse, compile};
 use miau::diag::Severity;
 use miau::engine::{
-    Axis, Blocked, Cause, Destroyed, EntId, Game, Input, Rejection, ResetReport, State, TurnReport,
+    Blocked, Cause, Destroyed, EntId, Game, Input, Rejection, ResetReport, State, TurnReport,
     TurnResult,
 };
 use miau::model::{Level, Pack};
@@ -104,31 +104,12 @@ impl Case {
 
     /// The rule list as `SUBJECT IS PREDICATE (axis)`, in reading order.
     pub fn rules(&self) -> Vec<String> {
-        self.game
-            .rules(&self.state)
-            .records
-            .iter()
-            .map(|r| {
-                let axis = match r.axis {
-                    Axis::H => "h",
-                    Axis::V => "v",
-                    Axis::Terrain => "terrain",
-                };
-                format!(
-                    "{} IS {} ({axis})",
-                    self.game.name(r.subject),
-                    self.game.name(r.predicate)
-                )
-            })
-            .collect()
+        miau::engine::testkit::rule_list(&self.game, &self.state)
     }
 
     /// The rule list as `SUBJECT IS PREDICATE`, in reading order.
     pub fn rule_texts(&self) -> Vec<String> {
-        self.rules()
-            .into_iter()
-            .map(|r| r.split(" (").next().unwrap_or_default().to_string())
-            .collect()
+        miau::engine::testkit::without_axes(self.rules())
     }
 
     /// Whether `rule` (`SUBJECT IS PREDICATE`) is in the rule list.
