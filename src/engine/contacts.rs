@@ -10,7 +10,7 @@ impl Game {
     pub(crate) fn pressed(&self, sc: &Scratch) -> Channels {
         let mut out = [0u64; 4];
         for (i, e) in sc.ents.iter().enumerate() {
-            if e.alive && self.is_plate(i, e) && self.shares(sc, i) {
+            if e.alive() && self.is_plate(i, e) && self.shares(sc, i) {
                 let ch = self.ents[i].channel.unwrap_or(0) as usize;
                 out[ch / 64] |= 1 << (ch % 64);
             }
@@ -18,11 +18,16 @@ impl Game {
         out
     }
 
-    /// The contact pass (§7) with removals; returns (win, goals, removed anything, removed a word).
+    /// The contact pass (§7) with removals; returns (win, goals, removed
+    /// anything, removed a word). `things`, when given, lists every live
+    /// entity that is YOU or GOAL under `rules` (the turn start's list, still
+    /// valid when the turn changed no noun, removed nothing and kept the
+    /// parse), so the common case looks at those alone.
     pub(crate) fn contacts(
         &self,
         sc: &mut Scratch,
         rules: &Rules,
+        things: Option<&[u16]>,
         out: &mut Vec<Destroyed>,
     ) -> (bool, (u32, u32), bool, bool) {
         let pair_bits = self.pairs.iter().fold(0, |acc, p| {
@@ -35,7 +40,13 @@ impl Game {
             if rules.any_props & (WIN | GOAL) == 0 {
                 return (false, (0, 0), false, false);
             }
-            let (win, goals) = self.win_and_goals(sc, |i| self.ent_props(rules, i, &sc.ents[i]));
+            let props = |i: usize| self.ent_props(rules, i, &sc.ents[i]);
+            let (win, goals) = match things {
+                Some(things) => {
+                    self.win_and_goals(sc, things.iter().map(|&i| usize::from(i)), props)
+                }
+                None => self.win_and_goals(sc, 0..sc.ents.len(), props),
+            };
             return (win, goals, false, false);
         }
         let n = sc.ents.len();
@@ -43,7 +54,7 @@ impl Game {
         sc.props.resize(n, 0);
         let mut any = 0u64;
         for (i, (e, p)) in sc.ents.iter().zip(sc.props.iter_mut()).enumerate() {
-            if e.alive {
+            if e.alive() {
                 *p = self.ent_props(rules, i, e);
                 any |= *p;
             }
@@ -69,7 +80,7 @@ impl Game {
             }
             for i in 0..n {
                 let e = sc.ents[i];
-                if e.alive {
+                if e.alive() {
                     let c = self.cell(&e);
                     if !sc.seen[c] {
                         sc.seen[c] = true;
@@ -89,12 +100,12 @@ impl Game {
                 kill.sort_unstable();
                 for &k in kill.iter() {
                     let e = &mut sc.ents[k as usize];
-                    e.alive = false;
+                    e.remove();
                     out.push(Destroyed {
                         id: k,
                         cause,
-                        at: (e.x, e.y),
-                        what: e.noun,
+                        at: (e.x(), e.y()),
+                        what: e.noun(),
                     });
                     removed = true;
                     word_removed |= self.flags[k as usize] & F_WORD != 0;
@@ -114,7 +125,7 @@ impl Game {
                     let mut o = sc.head[c as usize];
                     while o != NONE {
                         let oi = o as usize;
-                        if sc.ents[oi].alive && layer(&sc.props, oi) == lay {
+                        if sc.ents[oi].alive() && layer(&sc.props, oi) == lay {
                             members.push(o);
                         }
                         o = sc.next[oi];
@@ -147,7 +158,7 @@ impl Game {
                 let mut o = sc.head[c as usize];
                 while o != NONE {
                     let oi = o as usize;
-                    if sc.ents[oi].alive && layer(&sc.props, oi) == lay {
+                    if sc.ents[oi].alive() && layer(&sc.props, oi) == lay {
                         count += 1;
                         sink |= self.flags[oi] & F_WORD == 0 && sc.props[oi] & SINK != 0;
                     }
@@ -157,7 +168,7 @@ impl Game {
                     let mut o = sc.head[c as usize];
                     while o != NONE {
                         let oi = o as usize;
-                        if sc.ents[oi].alive
+                        if sc.ents[oi].alive()
                             && layer(&sc.props, oi) == lay
                             && self.flags[oi] & F_FIXED == 0
                         {
@@ -177,7 +188,7 @@ impl Game {
                 let mut o = sc.head[c as usize];
                 while o != NONE {
                     let oi = o as usize;
-                    if sc.ents[oi].alive
+                    if sc.ents[oi].alive()
                         && layer(&sc.props, oi) == lay
                         && sc.props[oi] & DEFEAT != 0
                     {
@@ -189,7 +200,7 @@ impl Game {
                     let mut o = sc.head[c as usize];
                     while o != NONE {
                         let oi = o as usize;
-                        if sc.ents[oi].alive
+                        if sc.ents[oi].alive()
                             && layer(&sc.props, oi) == lay
                             && sc.props[oi] & YOU != 0
                         {
@@ -205,7 +216,7 @@ impl Game {
 
         // WIN and GOAL on the survivors.
         let props = std::mem::take(&mut sc.props);
-        let (win, goals) = self.win_and_goals(sc, |i| props[i]);
+        let (win, goals) = self.win_and_goals(sc, 0..n, |i| props[i]);
         sc.props = props;
         for &c in &cells {
             sc.seen[c as usize] = false;
@@ -215,14 +226,19 @@ impl Game {
     }
 
     /// WIN and GOAL (§7) on the live entities, `props(i)` giving entity
-    /// `i`'s property set: (win, (covered goals, goals)).
-    fn win_and_goals(&self, sc: &Scratch, props: impl Fn(usize) -> u64) -> (bool, (u32, u32)) {
-        let n = sc.ents.len();
+    /// `i`'s property set: (win, (covered goals, goals)). `candidates` must
+    /// include every live YOU or GOAL thing; others are skipped anyway.
+    fn win_and_goals(
+        &self,
+        sc: &Scratch,
+        candidates: impl Iterator<Item = usize>,
+        props: impl Fn(usize) -> u64,
+    ) -> (bool, (u32, u32)) {
         let mut win = false;
         let mut any_you = false;
         let (mut covered, mut total) = (0u32, 0u32);
-        for i in 0..n {
-            if !sc.ents[i].alive {
+        for i in candidates {
+            if !sc.ents[i].alive() {
                 continue;
             }
             let p = props(i);
@@ -235,7 +251,7 @@ impl Game {
                 let mut o = sc.head[c];
                 while o != NONE {
                     let oi = o as usize;
-                    if oi != i && sc.ents[oi].alive {
+                    if oi != i && sc.ents[oi].alive() {
                         let po = props(oi);
                         if (po & FLOAT != 0) == lay && po & want != 0 {
                             return true;

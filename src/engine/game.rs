@@ -159,13 +159,7 @@ impl Game {
                 fixed: word && o.fixed,
                 channel,
             });
-            init_ents.push(Ent {
-                x: o.x as u8,
-                y: o.y as u8,
-                noun: tok,
-                open: false,
-                alive: true,
-            });
+            init_ents.push(Ent::new(o.x as u8, o.y as u8, tok));
         }
 
         let mut automata: Vec<Auto> = level
@@ -322,18 +316,25 @@ impl Game {
     /// The current cell of an entity, or `None` once it is removed.
     pub fn pos(&self, s: &State, e: EntId) -> Option<(u8, u8)> {
         let x = s.ent(e as usize);
-        x.alive.then_some((x.x, x.y))
+        x.alive().then_some((x.x(), x.y()))
+    }
+
+    /// Whether entity `e` is live in a state's packed words ([`State::words`]).
+    pub fn alive_in(words: &[u32], e: EntId) -> bool {
+        words
+            .get(usize::from(e))
+            .is_some_and(|&w| super::state::alive(w))
     }
 
     /// The current noun of a thing (or text of a word), or `None` once removed.
     pub fn noun(&self, s: &State, e: EntId) -> Option<Tok> {
         let x = s.ent(e as usize);
-        x.alive.then_some(x.noun)
+        x.alive().then_some(x.noun())
     }
 
     /// The `open` flag of an entity (meaningful for channel holders).
     pub fn open(&self, s: &State, e: EntId) -> bool {
-        s.ent(e as usize).open
+        s.ent(e as usize).open()
     }
 
     /// The phase of automaton record `i` (in id order).
@@ -344,7 +345,7 @@ impl Game {
     /// Live entities in id order.
     pub fn live(&self, s: &State) -> Vec<EntId> {
         (0..self.ents.len())
-            .filter(|&i| s.ent(i).alive)
+            .filter(|&i| s.ent(i).alive())
             .map(|i| i as EntId)
             .collect()
     }
@@ -358,20 +359,20 @@ impl Game {
         let mut out = Vec::with_capacity(self.ents.len() * 3 + self.automata.len() + 1);
         for (i, info) in self.ents.iter().enumerate() {
             let e = s.ent(i);
-            if !e.alive {
+            if !e.alive() {
                 out.extend_from_slice(&[0xFF, 0xFF]);
                 continue;
             }
-            out.push(e.x);
-            out.push(e.y);
+            out.push(e.x());
+            out.push(e.y());
             if !info.word {
                 if wide {
-                    out.extend_from_slice(&e.noun.to_le_bytes());
+                    out.extend_from_slice(&e.noun().to_le_bytes());
                 } else {
-                    out.push(e.noun as u8);
+                    out.push(e.noun() as u8);
                 }
                 if info.channel.is_some() {
-                    out.push(u8::from(e.open));
+                    out.push(u8::from(e.open()));
                 }
             }
         }

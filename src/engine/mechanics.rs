@@ -25,10 +25,10 @@ impl Game {
             let mut movers = std::mem::take(&mut sc.movers);
             movers.clear();
             for (i, e) in sc.ents.iter().enumerate() {
-                if e.alive
+                if e.alive()
                     && self.flags[i] & F_WORD == 0
                     && self.ent_props(rules, i, e) & bit != 0
-                    && a.subject.is_none_or(|s| s == e.noun)
+                    && a.subject.is_none_or(|s| s == e.noun())
                 {
                     movers.push(i as u16);
                 }
@@ -68,41 +68,41 @@ impl Game {
     }
 
     /// Step 6: the FRAIL checkpoint; all crumbles are decided, then applied.
-    /// Returns whether a thing was removed.
+    /// Returns (a thing was removed, a thing crumbled: removed or changed noun).
     pub(crate) fn crumble(
         &self,
         sc: &mut Scratch,
         rules: &Rules,
         detail: bool,
         rep: &mut TurnReport,
-    ) -> bool {
+    ) -> (bool, bool) {
         let n = sc.ents.len();
         let mut removed = false;
         if !sc.any_frail {
-            return false;
+            return (false, false);
         }
         let mut crumbles: Vec<(usize, Option<Tok>)> = Vec::new();
         for i in 0..n {
             let e = sc.ents[i];
             if !sc.frail_start[i]
-                || !e.alive
+                || !e.alive()
                 || sc.moved[i]
                 || self.ent_props(rules, i, &e) & FRAIL == 0
             {
                 continue;
             }
             let s0 = sc.start[i];
-            if (e.x, e.y) != (s0.x, s0.y) || self.shares(sc, i) {
+            if (e.x(), e.y()) != (s0.x(), s0.y()) || self.shares(sc, i) {
                 continue;
             }
             let departed = sc.start.iter().enumerate().any(|(j, sj)| {
-                j != i && sj.alive && (sj.x, sj.y) == (s0.x, s0.y) && {
+                j != i && sj.alive() && (sj.x(), sj.y()) == (s0.x(), s0.y()) && {
                     let now = sc.ents[j];
-                    !now.alive || (now.x, now.y) != (s0.x, s0.y)
+                    !now.alive() || (now.x(), now.y()) != (s0.x(), s0.y())
                 }
             });
             if departed {
-                crumbles.push((i, self.leaves.get(e.noun as usize).copied().flatten()));
+                crumbles.push((i, self.leaves.get(e.noun() as usize).copied().flatten()));
             }
         }
         for &(i, to) in &crumbles {
@@ -110,14 +110,14 @@ impl Game {
             if detail {
                 rep.crumbled.push(Crumbled {
                     id: i as EntId,
-                    from: e.noun,
+                    from: e.noun(),
                     to,
                 });
             }
             match to {
-                Some(t) => e.noun = t,
+                Some(t) => e.set_noun(t),
                 None => {
-                    e.alive = false;
+                    e.remove();
                     removed = true;
                 }
             }
@@ -126,7 +126,7 @@ impl Game {
             self.grid(sc);
         }
 
-        removed
+        (removed, !crumbles.is_empty())
     }
 
     /// Step 8: the gate step, gates in id order.
@@ -143,22 +143,22 @@ impl Game {
             let has = |set: &Channels, ch: usize| set[ch / 64] & (1 << (ch % 64)) != 0;
             for i in 0..n {
                 let e = sc.ents[i];
-                if !e.alive || !self.is_gate(i, &e) {
+                if !e.alive() || !self.is_gate(i, &e) {
                     continue;
                 }
                 let ch = self.ents[i].channel.unwrap_or(0) as usize;
                 let (from, to, cause) = if has(&pressed, ch) {
-                    (e.open, true, (!e.open).then_some(GateCause::Pressed))
-                } else if e.open && self.shares(sc, i) {
+                    (e.open(), true, (!e.open()).then_some(GateCause::Pressed))
+                } else if e.open() && self.shares(sc, i) {
                     (
                         true,
                         true,
                         has(pressed_start, ch).then_some(GateCause::Jammed),
                     )
                 } else {
-                    (e.open, false, e.open.then_some(GateCause::Released))
+                    (e.open(), false, e.open().then_some(GateCause::Released))
                 };
-                sc.ents[i].open = to;
+                sc.ents[i].set_open(to);
                 if let (true, Some(cause)) = (detail, cause) {
                     rep.gates.push(GateEvent {
                         id: i as EntId,

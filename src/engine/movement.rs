@@ -38,8 +38,8 @@ impl Game {
             return Err((BlockReason::Fixed, Some(e as EntId)));
         }
         let ent = sc.ents[e];
-        let tx = i32::from(ent.x) + i32::from(d.0);
-        let ty = i32::from(ent.y) + i32::from(d.1);
+        let tx = i32::from(ent.x()) + i32::from(d.0);
+        let ty = i32::from(ent.y()) + i32::from(d.1);
         if tx < 0 || ty < 0 || tx >= i32::from(self.width) || ty >= i32::from(self.height) {
             return Err((BlockReason::Edge, None));
         }
@@ -51,7 +51,7 @@ impl Game {
             let nxt = sc.next[oi];
             if oi != e && !sc.planned[oi] && !sc.in_t[oi] {
                 let oe = sc.ents[oi];
-                if self.is_gate(oi, &oe) && !oe.open {
+                if self.is_gate(oi, &oe) && !oe.open() {
                     return Err((BlockReason::Gate, Some(o)));
                 }
                 if !self.enters(rules, sc, e, oi) {
@@ -88,7 +88,7 @@ impl Game {
             let ents = &sc.ents;
             movers.sort_by_key(|&m| {
                 let e = ents[m as usize];
-                let proj = i32::from(e.x) * i32::from(d.0) + i32::from(e.y) * i32::from(d.1);
+                let proj = i32::from(e.x()) * i32::from(d.0) + i32::from(e.y()) * i32::from(d.1);
                 (std::cmp::Reverse(proj), m)
             });
         }
@@ -131,10 +131,12 @@ impl Game {
             let xi = x as usize;
             sc.planned[xi] = false;
             let e = &mut sc.ents[xi];
-            let from = (e.x, e.y);
-            e.x = (i32::from(e.x) + i32::from(d.0)) as u8;
-            e.y = (i32::from(e.y) + i32::from(d.1)) as u8;
-            let to = (e.x, e.y);
+            let from = (e.x(), e.y());
+            e.set_cell(
+                (i32::from(e.x()) + i32::from(d.0)) as u8,
+                (i32::from(e.y()) + i32::from(d.1)) as u8,
+            );
+            let to = (e.x(), e.y());
             sc.moved[xi] = true;
             if !sc.reference {
                 let cell = usize::from(from.1) * usize::from(self.width) + usize::from(from.0);

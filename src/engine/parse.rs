@@ -154,8 +154,8 @@ impl Game {
         sc.next.resize(ents.len(), NONE);
         for i in (0..ents.len()).rev() {
             let e = ents[i];
-            if e.alive && self.flags[i] & F_WORD != 0 {
-                let c = e.y as usize * w + e.x as usize;
+            if e.alive() && self.flags[i] & F_WORD != 0 {
+                let c = e.y() as usize * w + e.x() as usize;
                 sc.next[i] = sc.head[c];
                 sc.head[c] = i as u16;
             }
@@ -165,15 +165,18 @@ impl Game {
         let mut budget = NODE_BUDGET;
         for i in 0..ents.len() {
             let e = ents[i];
-            if !e.alive || self.flags[i] & F_WORD == 0 || self.vocab.class(e.noun) != Class::Noun {
+            if !e.alive()
+                || self.flags[i] & F_WORD == 0
+                || self.vocab.class(e.noun()) != Class::Noun
+            {
                 continue;
             }
             for axis in [Axis::H, Axis::V] {
                 sc.path.clear();
                 sc.path.push(i as EntId);
                 let (line, start) = match axis {
-                    Axis::H => (e.y, e.x),
-                    _ => (e.x, e.y),
+                    Axis::H => (e.y(), e.x()),
+                    _ => (e.x(), e.y()),
                 };
                 self.dfs(ents, sc, axis, line, start, start, S::S0, &mut budget);
             }
@@ -212,7 +215,7 @@ impl Game {
         }
         let mut u = sc.head[y * self.width as usize + x];
         while u != NONE {
-            if let Some(ns) = trans(state, self.vocab.class(ents[u as usize].noun)) {
+            if let Some(ns) = trans(state, self.vocab.class(ents[u as usize].noun())) {
                 sc.path.push(u);
                 self.dfs(ents, sc, axis, line, start, next as u8, ns, budget);
                 sc.path.pop();
@@ -328,7 +331,7 @@ impl Game {
 
     /// A word's text: words never change, so the initial token is the text.
     fn word_tok(&self, w: EntId, _sc: &ParseScratch) -> Tok {
-        self.init_ents[w as usize].noun
+        self.init_ents[w as usize].noun()
     }
 }
 

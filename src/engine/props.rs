@@ -10,11 +10,11 @@ use std::sync::Arc;
 
 impl Game {
     pub(crate) fn is_gate(&self, i: usize, e: &Ent) -> bool {
-        self.flags[i] & (F_WORD | F_CHANNEL) == F_CHANNEL && e.noun == self.gate
+        self.flags[i] & (F_WORD | F_CHANNEL) == F_CHANNEL && e.noun() == self.gate
     }
 
     pub(crate) fn is_plate(&self, i: usize, e: &Ent) -> bool {
-        self.flags[i] & (F_WORD | F_CHANNEL) == F_CHANNEL && e.noun == self.plate
+        self.flags[i] & (F_WORD | F_CHANNEL) == F_CHANNEL && e.noun() == self.plate
     }
 
     /// The property set of §4.1.
@@ -24,14 +24,14 @@ impl Game {
         } else if self.is_gate(i, e) {
             0
         } else {
-            rules.noun_props(e.noun)
+            rules.noun_props(e.noun())
         }
     }
 
     pub(crate) fn you_things(&self, rules: &Rules, ents: &[Ent], out: &mut Vec<u16>) {
         out.clear();
         for (i, e) in ents.iter().enumerate() {
-            if e.alive && self.ent_props(rules, i, e) & YOU != 0 {
+            if e.alive() && self.ent_props(rules, i, e) & YOU != 0 {
                 out.push(i as u16);
             }
         }
@@ -61,17 +61,17 @@ impl Game {
             return;
         }
         for (i, e) in sc.ents.iter_mut().enumerate() {
-            if !e.alive || self.flags[i] & F_WORD != 0 {
+            if !e.alive() || self.flags[i] & F_WORD != 0 {
                 continue;
             }
-            if let Some(&(_, to)) = map.iter().find(|m| m.0 == e.noun) {
+            if let Some(&(_, to)) = map.iter().find(|m| m.0 == e.noun()) {
                 out.push(Transformed {
                     id: i as EntId,
-                    from: e.noun,
+                    from: e.noun(),
                     to,
                     when,
                 });
-                e.noun = to;
+                e.set_noun(to);
             }
         }
     }
@@ -123,7 +123,7 @@ impl Game {
         (0..self.ents.len())
             .map(|i| {
                 let e = s.ent(i);
-                if e.alive {
+                if e.alive() {
                     self.ent_props(&rules, i, &e)
                 } else {
                     0

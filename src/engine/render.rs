@@ -17,10 +17,10 @@ impl Game {
         for pass_words in [false, true] {
             for (i, info) in self.ents.iter().enumerate() {
                 let e = s.ent(i);
-                if !e.alive || info.word != pass_words {
+                if !e.alive() || info.word != pass_words {
                     continue;
                 }
-                let name = self.name(e.noun);
+                let name = self.name(e.noun());
                 let text = if info.word {
                     if info.fixed {
                         format!("{name}!")
@@ -30,7 +30,7 @@ impl Game {
                 } else {
                     key_of(name).unwrap_or_else(|| name.to_ascii_lowercase())
                 };
-                cells[e.y as usize * w + e.x as usize].push(text);
+                cells[e.y() as usize * w + e.x() as usize].push(text);
             }
         }
         let texts: Vec<String> = cells

@@ -22,7 +22,7 @@ impl Game {
         let rules = self.parse(&sc.ents, &mut sc.ps, false);
         self.transform(sc, &rules, When::Reset, &mut rep.transformed);
         self.grid(sc);
-        let (win, goals, removed, _) = self.contacts(sc, &rules, &mut rep.destroyed);
+        let (win, goals, removed, _) = self.contacts(sc, &rules, None, &mut rep.destroyed);
         rep.won_at_start = win;
         rep.goals = goals;
         if removed {
@@ -31,14 +31,14 @@ impl Game {
         let pressed = self.pressed(sc);
         for i in 0..n {
             let e = sc.ents[i];
-            if !e.alive || self.ents[i].channel.is_none() {
+            if !e.alive() || self.ents[i].channel.is_none() {
                 continue;
             }
             let open = self.is_gate(i, &e) && {
                 let ch = self.ents[i].channel.unwrap_or(0) as usize;
                 pressed[ch / 64] & (1 << (ch % 64)) != 0 || self.shares(sc, i)
             };
-            sc.ents[i].open = open;
+            sc.ents[i].set_open(open);
         }
         (State::pack(&sc.ents, &sc.phases, false), rep)
     }

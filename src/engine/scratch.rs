@@ -77,6 +77,10 @@ pub(crate) struct TurnStart {
     pub(crate) rules: Option<Arc<Rules>>,
     /// Channels pressed at the start of the turn.
     pub(crate) pressed: Channels,
+    /// The live things that are YOU or GOAL under the state's parse, in id
+    /// order: the only entities WIN and GOAL look at, as long as a turn
+    /// changes no noun, removes nothing and keeps the parse.
+    pub(crate) contact_things: Vec<u16>,
 }
 
 /// Bitset of pressed channels (channel indices are below 256).
@@ -84,7 +88,7 @@ pub(crate) type Channels = [u64; 4];
 
 impl Game {
     pub(crate) fn cell(&self, e: &Ent) -> usize {
-        e.y as usize * self.width as usize + e.x as usize
+        e.y() as usize * self.width as usize + e.x() as usize
     }
 
     /// Rebuilds the occupancy lists; each cell's list is in id order.
@@ -96,7 +100,7 @@ impl Game {
         sc.next.resize(sc.ents.len(), NONE);
         for i in (0..sc.ents.len()).rev() {
             let e = sc.ents[i];
-            if e.alive {
+            if e.alive() {
                 let c = self.cell(&e);
                 sc.next[i] = sc.head[c];
                 sc.head[c] = i as u16;
@@ -137,7 +141,7 @@ impl Game {
     pub(crate) fn shares(&self, sc: &Scratch, i: usize) -> bool {
         let mut o = sc.head[self.cell(&sc.ents[i])];
         while o != NONE {
-            if o as usize != i && sc.ents[o as usize].alive {
+            if o as usize != i && sc.ents[o as usize].alive() {
                 return true;
             }
             o = sc.next[o as usize];

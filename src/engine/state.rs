@@ -17,56 +17,108 @@ pub struct State {
     pub(crate) data: Box<[u32]>,
 }
 
-/// One entity, unpacked for the turn's working copy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Ent {
-    pub x: u8,
-    pub y: u8,
-    /// Noun (things) or word text (words).
-    pub noun: u16,
-    pub open: bool,
-    pub alive: bool,
+/// One entity of the turn's working copy: its packed word, read and
+/// written through accessors. Keeping the working copy in the packed layout
+/// makes unpacking a state a copy and packing one a masked copy.
+///
+/// A removed entity keeps its cell and noun here (reports name where it
+/// was) with the alive bit clear; [`Ent::pack`] turns it into the zero word.
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+#[repr(transparent)]
+pub(crate) struct Ent(u32);
+
+impl std::fmt::Debug for Ent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ent")
+            .field("x", &self.x())
+            .field("y", &self.y())
+            .field("noun", &self.noun())
+            .field("open", &self.open())
+            .field("alive", &self.alive())
+            .finish()
+    }
 }
 
 impl Ent {
-    #[inline]
-    pub(crate) fn pack(self) -> u32 {
-        let w = u32::from(self.x)
-            | u32::from(self.y) << 8
-            | (u32::from(self.noun) & NOUN_MASK) << 16
-            | (u32::from(self.open) * OPEN)
-            | ALIVE;
-        // Branch-free: a removed entity's mask is zero, so it packs to 0.
-        w & 0u32.wrapping_sub(u32::from(self.alive))
+    /// A live entity at `(x, y)` with noun (or word text) `noun`.
+    pub(crate) fn new(x: u8, y: u8, noun: u16) -> Ent {
+        Ent(u32::from(x) | u32::from(y) << 8 | (u32::from(noun) & NOUN_MASK) << 16 | ALIVE)
     }
 
+    /// Column.
+    #[inline]
+    pub(crate) fn x(self) -> u8 {
+        self.0 as u8
+    }
+
+    /// Row.
+    #[inline]
+    pub(crate) fn y(self) -> u8 {
+        (self.0 >> 8) as u8
+    }
+
+    /// Noun (things) or word text (words).
+    #[inline]
+    pub(crate) fn noun(self) -> u16 {
+        ((self.0 >> 16) & NOUN_MASK) as u16
+    }
+
+    /// The `open` flag of a channel holder.
+    #[inline]
+    pub(crate) fn open(self) -> bool {
+        self.0 & OPEN != 0
+    }
+
+    /// Whether the entity is still on the board.
+    #[inline]
+    pub(crate) fn alive(self) -> bool {
+        self.0 & ALIVE != 0
+    }
+
+    /// Changes the noun (a transform, a crumble's leftover).
+    #[inline]
+    pub(crate) fn set_noun(&mut self, noun: u16) {
+        self.0 = (self.0 & !(NOUN_MASK << 16)) | (u32::from(noun) & NOUN_MASK) << 16;
+    }
+
+    /// Sets the `open` flag.
+    #[inline]
+    pub(crate) fn set_open(&mut self, open: bool) {
+        self.0 = (self.0 & !OPEN) | u32::from(open) * OPEN;
+    }
+
+    /// Removes the entity from the board, keeping where it was.
+    #[inline]
+    pub(crate) fn remove(&mut self) {
+        self.0 &= !ALIVE;
+    }
+
+    /// Moves the entity to cell `(x, y)`.
+    #[inline]
+    pub(crate) fn set_cell(&mut self, x: u8, y: u8) {
+        self.0 = (self.0 & !0xFFFF) | u32::from(x) | u32::from(y) << 8;
+    }
+
+    /// The state word: the working word, or zero for a removed entity.
+    #[inline]
+    pub(crate) fn pack(self) -> u32 {
+        // Branch-free: a removed entity's mask is zero.
+        self.0 & 0u32.wrapping_sub(self.0 >> 31)
+    }
+
+    #[inline]
     fn unpack(w: u32) -> Ent {
-        Ent {
-            x: w as u8,
-            y: (w >> 8) as u8,
-            noun: ((w >> 16) & NOUN_MASK) as u16,
-            open: w & OPEN != 0,
-            alive: w & ALIVE != 0,
-        }
+        Ent(w)
     }
 }
 
 impl State {
     pub(crate) fn pack(ents: &[Ent], phases: &[u8], won: bool) -> State {
-        let n = ents.len();
-        let mut data = vec![0u32; n + phases.len().div_ceil(4) + 1].into_boxed_slice();
-        for (d, e) in data.iter_mut().zip(ents) {
-            *d = e.pack();
+        let mut data = Vec::with_capacity(words_len(ents.len(), phases.len()));
+        pack_into(ents, phases, won, &mut data);
+        State {
+            data: data.into_boxed_slice(),
         }
-        for (d, chunk) in data[n..].iter_mut().zip(phases.chunks(4)) {
-            for (i, &p) in chunk.iter().enumerate() {
-                *d |= u32::from(p) << (8 * i);
-            }
-        }
-        if let Some(last) = data.last_mut() {
-            *last = u32::from(won);
-        }
-        State { data }
     }
 
     pub(crate) fn ent(&self, i: usize) -> Ent {
@@ -80,25 +132,69 @@ impl State {
         ents: &mut Vec<Ent>,
         phases: &mut Vec<u8>,
     ) {
-        ents.clear();
-        ents.extend(self.data[..n].iter().map(|&w| Ent::unpack(w)));
-        phases.clear();
-        for i in 0..na {
-            phases.push(self.phase_at(n, i));
-        }
+        unpack_into(&self.data, n, na, ents, phases);
     }
 
     pub(crate) fn phase_at(&self, n: usize, i: usize) -> u8 {
-        (self.data[n + i / 4] >> (8 * (i % 4))) as u8
+        phase_at(&self.data, n, i)
     }
 
     /// Whether the play is won (terminal until undo or reset, §6.2).
     pub fn won(&self) -> bool {
-        self.data.last().is_some_and(|&w| w & 1 != 0)
+        won(&self.data)
     }
 
     /// Size of the state's payload in bytes (without the box header).
     pub fn payload_bytes(&self) -> usize {
         self.data.len() * 4
     }
+}
+
+/// The number of words of a packed state with `n` entities and `na` automata.
+pub(crate) fn words_len(n: usize, na: usize) -> usize {
+    n + na.div_ceil(4) + 1
+}
+
+/// Appends the packed words of a working state to `out`: the solver packs
+/// successors straight into its frontier buffer, without a `State` each.
+pub(crate) fn pack_into(ents: &[Ent], phases: &[u8], won: bool, out: &mut Vec<u32>) {
+    out.reserve(words_len(ents.len(), phases.len()));
+    out.extend(ents.iter().map(|e| e.pack()));
+    for chunk in phases.chunks(4) {
+        let mut w = 0;
+        for (i, &p) in chunk.iter().enumerate() {
+            w |= u32::from(p) << (8 * i);
+        }
+        out.push(w);
+    }
+    out.push(u32::from(won));
+}
+
+/// Unpacks the first `n` entity words and `na` phases of packed `words`.
+pub(crate) fn unpack_into(
+    words: &[u32],
+    n: usize,
+    na: usize,
+    ents: &mut Vec<Ent>,
+    phases: &mut Vec<u8>,
+) {
+    ents.clear();
+    ents.extend(words[..n].iter().map(|&w| Ent::unpack(w)));
+    phases.clear();
+    phases.extend((0..na).map(|i| phase_at(words, n, i)));
+}
+
+/// Phase `i` of packed `words` with `n` entities.
+pub(crate) fn phase_at(words: &[u32], n: usize, i: usize) -> u8 {
+    (words[n + i / 4] >> (8 * (i % 4))) as u8
+}
+
+/// Whether packed `words` are a won state.
+pub(crate) fn won(words: &[u32]) -> bool {
+    words.last().is_some_and(|&w| w & 1 != 0)
+}
+
+/// Whether entity word `w` is a live entity.
+pub(crate) fn alive(w: u32) -> bool {
+    w & ALIVE != 0
 }

@@ -4,8 +4,8 @@ use super::game::Game;
 use super::parse::Rules;
 use super::report::*;
 use super::scratch::{Channels, Scratch};
-use super::state::State;
-use super::vocab::{FRAIL, Tok, YOU};
+use super::state::{self, State};
+use super::vocab::{FRAIL, GOAL, Tok, YOU};
 use std::sync::Arc;
 
 /// Adds a parse's rules to the turn's formed set, kept sorted so the solver
@@ -24,9 +24,9 @@ fn union(into: &mut Vec<(Tok, Tok)>, from: &[(Tok, Tok)]) {
 impl Game {
     /// Step 1 from the cache of the previous turn's start, when that turn
     /// started from the same state of the same game.
-    fn turn_start_cached(&self, s: &State, sc: &mut Scratch) -> Option<(Arc<Rules>, Channels)> {
+    fn turn_start_cached(&self, s: &[u32], sc: &mut Scratch) -> Option<(Arc<Rules>, Channels)> {
         let t0 = &sc.t0;
-        if sc.reference || t0.stamp != self.stamp || t0.words[..] != s.data[..] {
+        if sc.reference || t0.stamp != self.stamp || t0.words[..] != s[..] {
             return None;
         }
         // Taken, not cloned (no reference-count traffic); the turn puts it
@@ -37,7 +37,7 @@ impl Game {
         sc.ents.extend_from_slice(&sc.start);
         sc.phases.clear();
         sc.phases
-            .extend((0..self.automata.len()).map(|i| s.phase_at(self.ents.len(), i)));
+            .extend((0..self.automata.len()).map(|i| state::phase_at(s, self.ents.len(), i)));
         sc.head.clone_from(&t0.head);
         sc.next.clone_from(&t0.next);
         sc.movers.clone_from(&t0.movers);
@@ -47,11 +47,11 @@ impl Game {
     /// Step 1: unpacks `s`, parses it, finds the YOU things, records the
     /// start of the turn and indexes the cells; then remembers all of it in
     /// `sc.t0` for the next turn from the same state.
-    fn turn_start(&self, s: &State, sc: &mut Scratch) -> Result<(Arc<Rules>, Channels), Rejection> {
+    fn turn_start(&self, s: &[u32], sc: &mut Scratch) -> Result<(Arc<Rules>, Channels), Rejection> {
         let n = self.ents.len();
         sc.t0.words.clear();
         sc.t0.rules = None;
-        s.unpack_into(n, self.automata.len(), &mut sc.ents, &mut sc.phases);
+        state::unpack_into(s, n, self.automata.len(), &mut sc.ents, &mut sc.phases);
         let rules0 = self.parse_cached(sc, 0);
         let mut movers = std::mem::take(&mut sc.movers);
         self.you_things(&rules0, &sc.ents, &mut movers);
@@ -71,7 +71,7 @@ impl Game {
             for i in 0..n {
                 let e = sc.ents[i];
                 sc.frail_start
-                    .push(e.alive && self.ent_props(&rules0, i, &e) & FRAIL != 0);
+                    .push(e.alive() && self.ent_props(&rules0, i, &e) & FRAIL != 0);
             }
             sc.any_frail = sc.frail_start.contains(&true) || sc.reference;
         }
@@ -85,12 +85,18 @@ impl Game {
         };
         if !sc.reference {
             let t0 = &mut sc.t0;
-            t0.words.extend_from_slice(&s.data);
+            t0.words.extend_from_slice(s);
             t0.stamp = self.stamp;
             t0.head.clone_from(&sc.head);
             t0.next.clone_from(&sc.next);
             t0.movers.clone_from(&sc.movers);
             t0.pressed = pressed;
+            t0.contact_things.clear();
+            for (i, e) in sc.ents.iter().enumerate() {
+                if e.alive() && self.ent_props(&rules0, i, e) & (YOU | GOAL) != 0 {
+                    t0.contact_things.push(i as u16);
+                }
+            }
         }
         Ok((rules0, pressed))
     }
@@ -130,9 +136,29 @@ impl Game {
         detail: bool,
         rep: &mut TurnReport,
     ) -> Result<State, Rejection> {
+        let mut out = Vec::with_capacity(s.data.len());
+        self.step_words(&s.data, input, sc, detail, rep, &mut out)?;
+        Ok(State {
+            data: out.into_boxed_slice(),
+        })
+    }
+
+    /// [`Game::step_into`] on packed words ([`State::words`] of a state of
+    /// this game): on acceptance the successor's words are appended to
+    /// `out`, so a solver can keep states in one flat buffer and never
+    /// allocate one per turn. On rejection `out` is left as it was.
+    pub fn step_words(
+        &self,
+        s: &[u32],
+        input: Input,
+        sc: &mut Scratch,
+        detail: bool,
+        rep: &mut TurnReport,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Rejection> {
         rep.clear();
         let n = self.ents.len();
-        if s.won() {
+        if state::won(s) {
             return Err(Rejection::Won);
         }
         let (rules0, pressed_start) = match self.turn_start_cached(s, sc) {
@@ -183,15 +209,27 @@ impl Game {
         if running {
             self.transform(sc, rules, When::AfterAutomata, &mut rep.transformed);
         }
+        let transformed = !rep.transformed.is_empty();
         if !detail {
             rep.transformed.clear();
         }
 
         // Step 6: crumble.
-        let removed = self.crumble(sc, rules, detail, rep);
+        let (removed, crumbled) = self.crumble(sc, rules, detail, rep);
 
-        // Step 7: contacts.
-        let (win, goals, cremoved, word_removed) = self.contacts(sc, rules, &mut rep.destroyed);
+        // Step 7: contacts. When no noun changed, nothing was removed and the
+        // parse is the turn start's, every thing has the properties it had
+        // at the start of the turn: the start's YOU and GOAL things are the
+        // ones WIN and GOAL need, and a YOU thing is certainly left.
+        let unchanged = !sc.reference && reparsed.is_none() && !transformed && !crumbled;
+        let things = std::mem::take(&mut sc.t0.contact_things);
+        let (win, goals, cremoved, word_removed) = self.contacts(
+            sc,
+            rules,
+            unchanged.then_some(&things[..]),
+            &mut rep.destroyed,
+        );
+        sc.t0.contact_things = things;
         if !detail {
             rep.destroyed.clear();
         }
@@ -220,11 +258,12 @@ impl Game {
             .ents
             .iter()
             .enumerate()
-            .any(|(i, e)| e.alive && self.ent_props(rules, i, e) & YOU != 0);
+            .any(|(i, e)| e.alive() && self.ent_props(rules, i, e) & YOU != 0);
         rep.won = win;
         if !sc.reference {
             sc.t0.rules = Some(rules0);
         }
-        Ok(State::pack(&sc.ents, &sc.phases, win))
+        state::pack_into(&sc.ents, &sc.phases, win, out);
+        Ok(())
     }
 }

@@ -25,17 +25,10 @@ pub struct Constraints {
     pub no_word_loss: bool,
 }
 
-/// A search node: the engine state plus, for `require`, which required rules
-/// have formed so far (a bit each; part of the key, since the same board with
-/// and without the rule formed are different situations).
-#[derive(Debug, Clone)]
-pub struct Node {
-    /// The engine's state.
-    pub state: State,
-    /// Bit `i` set once `require[i]` has formed.
-    pub formed: u32,
-}
-
+/// A search node is the engine state's packed words, followed, when the
+/// search requires rules, by one word with bit `i` set once `require[i]` has
+/// formed: part of the key, since the same board with and without the rule
+/// formed are different situations.
 /// A level's turn function under [`Constraints`].
 #[derive(Debug)]
 pub struct LevelSpace<'g> {
@@ -83,11 +76,8 @@ impl<'g> LevelSpace<'g> {
         &self.reset_rules
     }
 
-    fn live_words(&self, s: &State) -> usize {
-        self.words
-            .iter()
-            .filter(|&&w| self.game.pos(s, w).is_some())
-            .count()
+    fn live_words(&self, s: &[u32]) -> usize {
+        self.words.iter().filter(|&&w| Game::alive_in(s, w)).count()
     }
 
     fn required_mask(&self) -> u32 {
@@ -118,28 +108,32 @@ impl<'g> LevelSpace<'g> {
 }
 
 impl Space for LevelSpace<'_> {
-    type State = Node;
-
-    fn start(&self) -> Node {
-        Node {
-            state: self.start.clone(),
-            formed: self.formed_bits(&self.reset_rules),
-        }
-    }
-
     fn action_count(&self) -> usize {
         self.inputs.len()
     }
 
-    fn step(&self, node: &Node, action: usize) -> Option<Turn<Node>> {
+    fn start(&self, out: &mut Vec<u32>) {
+        out.extend_from_slice(self.start.words());
+        if !self.constraints.require.is_empty() {
+            out.push(self.formed_bits(&self.reset_rules));
+        }
+    }
+
+    fn step(&self, from: &[u32], action: usize, out: &mut Vec<u32>) -> Option<Turn> {
         let input = *self.inputs.get(action)?;
+        let c = &self.constraints;
+        let (state, formed) = if c.require.is_empty() {
+            (from, 0)
+        } else {
+            let (formed, state) = from.split_last()?;
+            (state, *formed)
+        };
         let mut buffers = self.scratch.borrow_mut();
         let (sc, report) = &mut *buffers;
-        let state = self
-            .game
-            .step_into(&node.state, input, sc, false, report)
+        let at = out.len();
+        self.game
+            .step_words(state, input, sc, false, report, out)
             .ok()?;
-        let c = &self.constraints;
         let mut pruned = report.lost_control && !report.won;
         pruned |= c.words_frozen && report.word_moved;
         pruned |= c.hands_off && report.word_moved_by_you;
@@ -153,33 +147,16 @@ impl Space for LevelSpace<'_> {
             .iter()
             .any(|r| report.formed.binary_search(r).is_ok());
         if c.no_word_loss && !pruned {
-            pruned = self.live_words(&state) < self.live_words(&node.state);
+            pruned = self.live_words(&out[at..]) < self.live_words(state);
         }
-        let formed = node.formed | self.formed_bits(&report.formed);
+        let formed = formed | self.formed_bits(&report.formed);
         let won = report.won && formed == self.required_mask();
         // A win that misses a required rule is terminal without counting.
         pruned |= report.won && !won;
-        Some(Turn {
-            state: Node { state, formed },
-            won,
-            pruned,
-        })
-    }
-
-    fn pack(&self, node: &Node, out: &mut Vec<u32>) {
-        out.extend_from_slice(node.state.words());
-        if !self.constraints.require.is_empty() {
-            out.push(node.formed);
+        if !c.require.is_empty() {
+            out.push(formed);
         }
-    }
-
-    fn unpack(&self, packed: &[u32], into: &mut Node) {
-        if self.constraints.require.is_empty() {
-            into.state.load_words(packed);
-        } else if let Some((formed, words)) = packed.split_last() {
-            into.state.load_words(words);
-            into.formed = *formed;
-        }
+        Some(Turn { won, pruned })
     }
 }
 

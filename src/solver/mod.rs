@@ -4,7 +4,8 @@
 //! naive BFS on small spaces and run on the engine's compact state unchanged.
 //! Visited states are stored as 128-bit fingerprints with a parent index and
 //! the action that reached them (about 26 bytes each, see [`visited`]); only
-//! the current and next BFS layers keep whole states.
+//! the current and next BFS layers keep whole states, packed, in two flat
+//! buffers.
 
 pub mod fingerprint;
 pub mod level;
@@ -14,10 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use visited::{Insert, Visited};
 
 /// What one accepted turn did, as far as the searches care.
-#[derive(Debug, Clone)]
-pub struct Turn<S> {
-    /// The state after the turn.
-    pub state: S,
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Turn {
     /// The turn won the play.
     pub won: bool,
     /// The turn is excluded by the search's constraint (e.g. a word moved in a
@@ -25,21 +24,21 @@ pub struct Turn<S> {
     pub pruned: bool,
 }
 
-/// A deterministic puzzle as the solver sees it.
+/// A deterministic puzzle as the solver sees it, on packed states.
+///
+/// A state is a slice of `u32` words: its identity (two states with equal
+/// words are the same state) and all the search keeps of it. Stepping reads
+/// one packed state and appends the successor's words to the search's
+/// buffer, so no state is ever allocated on its own.
 pub trait Space {
-    /// A state; rebuilt from its packed form for every expansion.
-    type State;
-    /// The start state.
-    fn start(&self) -> Self::State;
     /// The number of actions, tried in index order `0..n` (for the engine: U, D, L, R, then W).
     fn action_count(&self) -> usize;
-    /// The turn for `action` from `state`, or `None` when the input is rejected.
-    fn step(&self, state: &Self::State, action: usize) -> Option<Turn<Self::State>>;
-    /// Appends the packed form of `state`: its identity (two states with equal
-    /// packed forms are the same state) and all the frontier keeps of it.
-    fn pack(&self, state: &Self::State, out: &mut Vec<u32>);
-    /// Rebuilds a state from its packed form into `into`, reusing its buffers.
-    fn unpack(&self, packed: &[u32], into: &mut Self::State);
+    /// Appends the packed start state to `out`.
+    fn start(&self, out: &mut Vec<u32>);
+    /// The turn for `action` from packed state `from`: `None` when the input
+    /// is rejected (`out` unchanged); otherwise the successor's packed words
+    /// are appended to `out` and the turn says whether it won or is pruned.
+    fn step(&self, from: &[u32], action: usize, out: &mut Vec<u32>) -> Option<Turn>;
 }
 
 /// Limits of one search.
@@ -117,8 +116,7 @@ pub fn search<S: Space>(
     let actions = space.action_count();
     let mut visited = Visited::with_capacity(1 << 12);
     let mut packed: Vec<u32> = Vec::with_capacity(256);
-    let mut state = space.start();
-    space.pack(&state, &mut packed);
+    space.start(&mut packed);
     let root = match visited.insert(fingerprint::of_words(&packed), u32::MAX, 0) {
         Insert::New(i) | Insert::Seen(i) => i,
     };
@@ -178,7 +176,11 @@ pub fn search<S: Space>(
                     });
                 }
             }
-            space.unpack(words, &mut state);
+            // A successor's fingerprint is its parent's, updated for the
+            // words that differ (see `fingerprint`): a turn moves a few
+            // entities, so this costs a comparison of the words rather than
+            // hashing all of them.
+            let parent_fp = visited.fingerprint(index);
             // Step every action first and insert afterwards, in action order,
             // so the successors' visited-set probes are prefetched together.
             // A win ends the stepping: the actions before it are still
@@ -187,19 +189,19 @@ pub fn search<S: Space>(
             packed.clear();
             let mut won = None;
             for action in 0..actions {
-                let Some(turn) = space.step(&state, action) else {
+                let from = packed.len();
+                let Some(turn) = space.step(words, action, &mut packed) else {
                     continue;
                 };
-                if turn.pruned {
-                    continue;
-                }
-                if turn.won {
+                if turn.pruned || turn.won {
+                    packed.truncate(from);
+                    if turn.pruned {
+                        continue;
+                    }
                     won = Some(action);
                     break;
                 }
-                let from = packed.len();
-                space.pack(&turn.state, &mut packed);
-                let fp = fingerprint::of_words(&packed[from..]);
+                let fp = fingerprint::update(parent_fp, words, &packed[from..]);
                 visited.prefetch(fp);
                 batch.push((action as u8, from as u32, fp));
             }

@@ -13,27 +13,30 @@ struct Table {
     prune: Vec<Vec<bool>>,
 }
 
-impl Space for Table {
-    type State = u16;
-    fn start(&self) -> u16 {
-        0
+impl Table {
+    fn turn(&self, s: u16, a: usize) -> Option<(u16, Turn)> {
+        let to = self.next[s as usize][a]?;
+        Some((
+            to,
+            Turn {
+                won: self.wins[s as usize][a],
+                pruned: self.prune[s as usize][a],
+            },
+        ))
     }
+}
+
+impl Space for Table {
     fn action_count(&self) -> usize {
         self.next[0].len()
     }
-    fn step(&self, s: &u16, a: usize) -> Option<Turn<u16>> {
-        let to = self.next[*s as usize][a]?;
-        Some(Turn {
-            state: to,
-            won: self.wins[*s as usize][a],
-            pruned: self.prune[*s as usize][a],
-        })
+    fn start(&self, out: &mut Vec<u32>) {
+        out.push(0);
     }
-    fn pack(&self, s: &u16, out: &mut Vec<u32>) {
-        out.push(u32::from(*s));
-    }
-    fn unpack(&self, packed: &[u32], into: &mut u16) {
-        *into = packed[0] as u16;
+    fn step(&self, from: &[u32], a: usize, out: &mut Vec<u32>) -> Option<Turn> {
+        let (to, turn) = self.turn(from[0] as u16, a)?;
+        out.push(u32::from(to));
+        Some(turn)
     }
 }
 
@@ -46,7 +49,9 @@ fn naive(t: &Table) -> Option<Vec<u8>> {
     while let Some(s) = queue.pop_front() {
         let path = seen[&s].clone();
         for a in 0..t.action_count() {
-            let Some(turn) = t.step(&s, a) else { continue };
+            let Some((to, turn)) = t.turn(s, a) else {
+                continue;
+            };
             if turn.pruned {
                 continue;
             }
@@ -55,9 +60,9 @@ fn naive(t: &Table) -> Option<Vec<u8>> {
             if turn.won {
                 return Some(p);
             }
-            if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(turn.state) {
+            if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(to) {
                 e.insert(p);
-                queue.push_back(turn.state);
+                queue.push_back(to);
             }
         }
     }
@@ -137,7 +142,7 @@ fn cancellation_stops_the_search() {
 fn visited_set_stays_under_32_bytes_per_state() {
     let mut v = visited::Visited::with_capacity(16);
     for i in 0..1_000_000u32 {
-        v.insert(fingerprint::of(&i.to_le_bytes()), i.saturating_sub(1), 0);
+        v.insert(fingerprint::of_words(&[i]), i.saturating_sub(1), 0);
     }
     assert_eq!(v.len(), 1_000_000);
     let per_state = v.bytes() as f64 / v.len() as f64;
@@ -146,7 +151,7 @@ fn visited_set_stays_under_32_bytes_per_state() {
     for n in [1_000_000u32, 1_200_000, 1_500_000, 1_800_000] {
         while v.len() < n as usize {
             let i = v.len() as u32;
-            v.insert(fingerprint::of(&i.to_le_bytes()), i - 1, 3);
+            v.insert(fingerprint::of_words(&[i]), i - 1, 3);
         }
         let per_state = v.bytes() as f64 / v.len() as f64;
         assert!(per_state <= 33.0, "{n}: {per_state}");

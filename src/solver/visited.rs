@@ -63,6 +63,12 @@ impl Visited {
         self.fingerprints.is_empty()
     }
 
+    /// The fingerprint of state `index` (an index [`Visited::insert`] returned).
+    #[inline]
+    pub fn fingerprint(&self, index: u32) -> u128 {
+        self.fingerprints[index as usize]
+    }
+
     /// Bytes held (capacity, not just length: what the allocator gave us).
     pub fn bytes(&self) -> usize {
         self.fingerprints.capacity() * 16 + self.links.capacity() * 4 + self.slots.len() * 4
