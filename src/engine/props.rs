@@ -5,7 +5,7 @@ use super::parse::Rules;
 use super::report::{Transformed, When};
 use super::scratch::Scratch;
 use super::state::{Ent, State};
-use super::vocab::{PUSH, Tok, YOU};
+use super::vocab::{PUSH, Tok};
 use std::sync::Arc;
 
 impl Game {
@@ -25,15 +25,6 @@ impl Game {
             0
         } else {
             rules.noun_props(e.noun())
-        }
-    }
-
-    pub(crate) fn you_things(&self, rules: &Rules, ents: &[Ent], out: &mut Vec<u16>) {
-        out.clear();
-        for (i, e) in ents.iter().enumerate() {
-            if e.alive() && self.ent_props(rules, i, e) & YOU != 0 {
-                out.push(i as u16);
-            }
         }
     }
 

@@ -75,6 +75,8 @@ pub(crate) struct TurnStart {
     pub(crate) movers: Vec<u16>,
     /// The state's parse; lent to the turn while it runs, so `None` then.
     pub(crate) rules: Option<Arc<Rules>>,
+    /// The rejection every input from the state gets, if any.
+    pub(crate) rejected: Option<super::report::Rejection>,
     /// Channels pressed at the start of the turn.
     pub(crate) pressed: Channels,
     /// The live things that are YOU or GOAL under the state's parse, in id

@@ -22,40 +22,57 @@ fn union(into: &mut Vec<(Tok, Tok)>, from: &[(Tok, Tok)]) {
 }
 
 impl Game {
-    /// Step 1 from the cache of the previous turn's start, when that turn
-    /// started from the same state of the same game.
-    fn turn_start_cached(&self, s: &[u32], sc: &mut Scratch) -> Option<(Arc<Rules>, Channels)> {
-        let t0 = &sc.t0;
-        if sc.reference || t0.stamp != self.stamp || t0.words[..] != s[..] {
-            return None;
+    /// Restores the working copy from the turn start kept in `sc.t0` (the
+    /// state of the last [`Game::prepare`]) and lends its parse to the turn.
+    fn restore_start(&self, sc: &mut Scratch) -> Result<(Arc<Rules>, Channels), Rejection> {
+        if let Some(r) = sc.t0.rejected {
+            return Err(r);
         }
         // Taken, not cloned (no reference-count traffic); the turn puts it
-        // back when it ends.
-        let rules = sc.t0.rules.take()?;
+        // back when it ends. Missing only when nothing was prepared.
+        let Some(rules) = sc.t0.rules.take() else {
+            debug_assert!(false, "step_prepared without a prepared state");
+            return Err(Rejection::NoYou);
+        };
         let t0 = &sc.t0;
         sc.ents.clear();
         sc.ents.extend_from_slice(&sc.start);
         sc.phases.clear();
-        sc.phases
-            .extend((0..self.automata.len()).map(|i| state::phase_at(s, self.ents.len(), i)));
+        sc.phases.extend(
+            (0..self.automata.len()).map(|i| state::phase_at(&t0.words, self.ents.len(), i)),
+        );
         sc.head.clone_from(&t0.head);
         sc.next.clone_from(&t0.next);
         sc.movers.clone_from(&t0.movers);
-        Some((rules, t0.pressed))
+        Ok((rules, t0.pressed))
     }
 
     /// Step 1: unpacks `s`, parses it, finds the YOU things, records the
-    /// start of the turn and indexes the cells; then remembers all of it in
-    /// `sc.t0` for the next turn from the same state.
+    /// start of the turn and indexes the cells; outside reference mode it
+    /// also keeps all of it in `sc.t0` for every turn from this state.
     fn turn_start(&self, s: &[u32], sc: &mut Scratch) -> Result<(Arc<Rules>, Channels), Rejection> {
         let n = self.ents.len();
         sc.t0.words.clear();
         sc.t0.rules = None;
+        sc.t0.rejected = None;
         state::unpack_into(s, n, self.automata.len(), &mut sc.ents, &mut sc.phases);
         let rules0 = self.parse_cached(sc, 0);
-        let mut movers = std::mem::take(&mut sc.movers);
-        self.you_things(&rules0, &sc.ents, &mut movers);
-        sc.movers = movers;
+        // One pass for the YOU things and, for the contact step, the YOU or
+        // GOAL things.
+        sc.movers.clear();
+        sc.t0.contact_things.clear();
+        for (i, e) in sc.ents.iter().enumerate() {
+            if !e.alive() {
+                continue;
+            }
+            let p = self.ent_props(&rules0, i, e);
+            if p & YOU != 0 {
+                sc.movers.push(i as u16);
+            }
+            if p & (YOU | GOAL) != 0 {
+                sc.t0.contact_things.push(i as u16);
+            }
+        }
         if sc.movers.is_empty() {
             return Err(Rejection::NoYou);
         }
@@ -91,14 +108,44 @@ impl Game {
             t0.next.clone_from(&sc.next);
             t0.movers.clone_from(&sc.movers);
             t0.pressed = pressed;
-            t0.contact_things.clear();
-            for (i, e) in sc.ents.iter().enumerate() {
-                if e.alive() && self.ent_props(&rules0, i, e) & (YOU | GOAL) != 0 {
-                    t0.contact_things.push(i as u16);
-                }
-            }
         }
         Ok((rules0, pressed))
+    }
+
+    /// Step 1 for every turn that will start from packed state `s` (a
+    /// solver tries each input on a state in a row): unpacks, parses and
+    /// indexes it once, for [`Game::step_prepared`]. Does nothing when `s`
+    /// is already the prepared state. An error is the rejection every input
+    /// from `s` gets (the play is won, or no YOU thing exists).
+    pub fn prepare(&self, s: &[u32], sc: &mut Scratch) -> Result<(), Rejection> {
+        if sc.reference {
+            sc.t0 = Default::default();
+            sc.t0.words.extend_from_slice(s);
+            sc.t0.stamp = self.stamp;
+            return Ok(());
+        }
+        let t0 = &sc.t0;
+        if t0.stamp == self.stamp && t0.words[..] == s[..] && t0.rules.is_some() {
+            return Ok(());
+        }
+        if state::won(s) {
+            sc.t0.words.clear();
+            sc.t0.words.extend_from_slice(s);
+            sc.t0.stamp = self.stamp;
+            sc.t0.rules = None;
+            sc.t0.rejected = Some(Rejection::Won);
+            return Err(Rejection::Won);
+        }
+        match self.turn_start(s, sc) {
+            Ok((rules, _)) => {
+                sc.t0.rules = Some(rules);
+                Ok(())
+            }
+            Err(r) => {
+                sc.t0.rejected = Some(r);
+                Err(r)
+            }
+        }
     }
 
     /// One input on a state (§6): the engine's single turn function.
@@ -156,15 +203,57 @@ impl Game {
         rep: &mut TurnReport,
         out: &mut Vec<u32>,
     ) -> Result<(), Rejection> {
-        rep.clear();
-        let n = self.ents.len();
-        if state::won(s) {
-            return Err(Rejection::Won);
+        if sc.reference {
+            // Reference mode: step 1 in full on every turn, nothing kept.
+            rep.clear();
+            if state::won(s) {
+                return Err(Rejection::Won);
+            }
+            let (rules0, pressed) = self.turn_start(s, sc)?;
+            return self.turn(rules0, pressed, input, sc, detail, rep, out);
         }
-        let (rules0, pressed_start) = match self.turn_start_cached(s, sc) {
-            Some(hit) => hit,
-            None => self.turn_start(s, sc)?,
-        };
+        if let Err(r) = self.prepare(s, sc) {
+            rep.clear();
+            return Err(r);
+        }
+        self.step_prepared(input, sc, detail, rep, out)
+    }
+
+    /// The turn for `input` from the state of the last successful
+    /// [`Game::prepare`] on `sc` (as [`Game::step_words`] from that state,
+    /// without comparing the state again).
+    pub fn step_prepared(
+        &self,
+        input: Input,
+        sc: &mut Scratch,
+        detail: bool,
+        rep: &mut TurnReport,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Rejection> {
+        rep.clear();
+        if sc.reference {
+            let words = std::mem::take(&mut sc.t0.words);
+            let r = self.step_words(&words, input, sc, detail, rep, out);
+            sc.t0.words = words;
+            return r;
+        }
+        let (rules0, pressed) = self.restore_start(sc)?;
+        self.turn(rules0, pressed, input, sc, detail, rep, out)
+    }
+
+    /// Steps 2 to 10 of a turn whose step 1 left the working copy in `sc`.
+    #[allow(clippy::too_many_arguments)]
+    fn turn(
+        &self,
+        rules0: Arc<Rules>,
+        pressed_start: Channels,
+        input: Input,
+        sc: &mut Scratch,
+        detail: bool,
+        rep: &mut TurnReport,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Rejection> {
+        let n = self.ents.len();
         for v in [&mut sc.planned, &mut sc.in_t, &mut sc.moved] {
             v.clear();
             v.resize(n, false);

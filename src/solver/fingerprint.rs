@@ -59,19 +59,34 @@ pub fn update(mut fp: u128, old: &[u32], new: &[u32]) -> u128 {
     if old.len() != new.len() {
         return of_words(new);
     }
-    // Compare eight words at a time (one vector comparison) and look inside
-    // only the blocks that differ: most of a successor equals its parent.
+    // Compare eight words at a time (fixed-size arrays: one inline vector
+    // comparison, no call) and look inside only the blocks that differ:
+    // most of a successor equals its parent.
     const BLOCK: usize = 8;
+    let mut blocks_old = old.chunks_exact(BLOCK);
+    let mut blocks_new = new.chunks_exact(BLOCK);
     let mut base = 0;
-    for (a, b) in old.chunks(BLOCK).zip(new.chunks(BLOCK)) {
-        if a != b {
-            for (k, (&x, &y)) in a.iter().zip(b).enumerate() {
-                if x != y {
-                    fp ^= term(base + k, x) ^ term(base + k, y);
-                }
-            }
+    for (a, b) in (&mut blocks_old).zip(&mut blocks_new) {
+        let (a8, b8): (&[u32; BLOCK], &[u32; BLOCK]) = match (a.try_into(), b.try_into()) {
+            (Ok(a8), Ok(b8)) => (a8, b8),
+            _ => unreachable!("chunks_exact yields whole blocks"),
+        };
+        if a8 != b8 {
+            fp = swap_terms(fp, base, a, b);
         }
         base += BLOCK;
+    }
+    swap_terms(fp, base, blocks_old.remainder(), blocks_new.remainder())
+}
+
+/// `fp` with the terms of the words of `old` that differ in `new` (both
+/// starting at position `base`) swapped for the new words' terms.
+#[inline]
+fn swap_terms(mut fp: u128, base: usize, old: &[u32], new: &[u32]) -> u128 {
+    for (k, (&x, &y)) in old.iter().zip(new).enumerate() {
+        if x != y {
+            fp ^= term(base + k, x) ^ term(base + k, y);
+        }
     }
     fp
 }

@@ -5,7 +5,7 @@ use super::{Limits, Outcome, Progress, Space, Turn, Verdict};
 #[cfg(test)]
 use crate::engine::TurnResult;
 use crate::engine::{Game, Input, Scratch, State, Tok, TurnReport};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::AtomicBool;
 
 /// Which turns a search discards. The default prunes nothing (the plain solve).
@@ -39,6 +39,8 @@ pub struct LevelSpace<'g> {
     reset_rules: Vec<(Tok, Tok)>,
     words: Vec<u16>,
     scratch: RefCell<(Scratch, TurnReport)>,
+    /// Whether the state of the last `enter` can move at all.
+    entered: Cell<bool>,
 }
 
 impl<'g> LevelSpace<'g> {
@@ -63,6 +65,7 @@ impl<'g> LevelSpace<'g> {
             reset_rules,
             words,
             scratch: RefCell::new((Scratch::default(), TurnReport::default())),
+            entered: Cell::new(false),
         }
     }
 
@@ -98,6 +101,15 @@ impl<'g> LevelSpace<'g> {
         bits
     }
 
+    /// The engine state's words of a packed node (without the `formed` word).
+    fn state_words<'a>(&self, node: &'a [u32]) -> &'a [u32] {
+        if self.constraints.require.is_empty() {
+            node
+        } else {
+            node.split_last().map_or(node, |(_, state)| state)
+        }
+    }
+
     /// Whether the start state itself is excluded: a forbidden rule is active at reset.
     pub fn start_excluded(&self) -> bool {
         let c = &self.constraints;
@@ -119,20 +131,30 @@ impl Space for LevelSpace<'_> {
         }
     }
 
+    fn enter(&self, from: &[u32]) {
+        let state = self.state_words(from);
+        let mut buffers = self.scratch.borrow_mut();
+        self.entered
+            .set(self.game.prepare(state, &mut buffers.0).is_ok());
+    }
+
     fn step(&self, from: &[u32], action: usize, out: &mut Vec<u32>) -> Option<Turn> {
         let input = *self.inputs.get(action)?;
+        if !self.entered.get() {
+            return None;
+        }
         let c = &self.constraints;
-        let (state, formed) = if c.require.is_empty() {
-            (from, 0)
+        let state = self.state_words(from);
+        let formed = if c.require.is_empty() {
+            0
         } else {
-            let (formed, state) = from.split_last()?;
-            (state, *formed)
+            from.last().copied().unwrap_or(0)
         };
         let mut buffers = self.scratch.borrow_mut();
         let (sc, report) = &mut *buffers;
         let at = out.len();
         self.game
-            .step_words(state, input, sc, false, report, out)
+            .step_prepared(input, sc, false, report, out)
             .ok()?;
         let mut pruned = report.lost_control && !report.won;
         pruned |= c.words_frozen && report.word_moved;

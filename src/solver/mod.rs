@@ -35,9 +35,16 @@ pub trait Space {
     fn action_count(&self) -> usize;
     /// Appends the packed start state to `out`.
     fn start(&self, out: &mut Vec<u32>);
-    /// The turn for `action` from packed state `from`: `None` when the input
-    /// is rejected (`out` unchanged); otherwise the successor's packed words
-    /// are appended to `out` and the turn says whether it won or is pruned.
+    /// Announces that the calls of [`Space::step`] that follow, until the
+    /// next `enter`, all start from packed state `from`, so work shared by
+    /// every action (for the engine: step 1 of the turn) is done once.
+    fn enter(&self, from: &[u32]) {
+        let _ = from;
+    }
+    /// The turn for `action` from packed state `from`, the state of the last
+    /// [`Space::enter`]: `None` when the input is rejected (`out` unchanged);
+    /// otherwise the successor's packed words are appended to `out` and the
+    /// turn says whether it won or is pruned.
     fn step(&self, from: &[u32], action: usize, out: &mut Vec<u32>) -> Option<Turn>;
 }
 
@@ -101,6 +108,79 @@ pub struct Progress {
     pub depth: u32,
 }
 
+/// The successors of one expanded state, waiting to be inserted.
+#[derive(Debug, Default)]
+struct Batch {
+    /// The expanded state's index in the visited set.
+    parent: u32,
+    /// Per successor, in action order: (action, end of its words in
+    /// `words`, fingerprint).
+    successors: Vec<(u8, u32, u128)>,
+    /// The successors' packed words, one after another.
+    words: Vec<u32>,
+}
+
+impl Batch {
+    /// Starts the second load of each insert (see [`Visited::prefetch_fingerprint`]).
+    fn prefetch(&self, visited: &Visited) {
+        for &(_, _, fp) in &self.successors {
+            visited.prefetch_fingerprint(fp);
+        }
+    }
+
+    /// Inserts the successors in action order, appending the new ones to
+    /// the next layer, and empties the batch.
+    fn insert(&mut self, visited: &mut Visited, next: &mut Vec<u32>) {
+        let mut start = 0;
+        for &(action, end, fp) in &self.successors {
+            if let Insert::New(i) = visited.insert(fp, self.parent, action) {
+                let words = &self.words[start..end as usize];
+                next.push(i);
+                next.push(words.len() as u32);
+                next.extend_from_slice(words);
+            }
+            start = end as usize;
+        }
+        self.successors.clear();
+        self.words.clear();
+    }
+}
+
+/// How many expansions a batch of successors waits before it is inserted:
+/// the visited-set lookups of a batch are started when it is made, the
+/// second load one expansion later, and the inserts read them one expansion
+/// after that, so the cache misses overlap with the engine's work.
+const PIPELINE: usize = 3;
+
+/// The batches in flight, inserted in the order they were made, so results
+/// are those of inserting each successor as soon as it is found.
+#[derive(Debug, Default)]
+struct Pipeline {
+    batches: [Batch; PIPELINE],
+    /// The slot of the newest batch.
+    newest: usize,
+}
+
+impl Pipeline {
+    /// The slot for the next expansion, after moving the pipeline on: the
+    /// middle batch gets its second prefetch and the oldest is inserted.
+    fn advance(&mut self, visited: &mut Visited, next: &mut Vec<u32>) -> &mut Batch {
+        self.newest = (self.newest + 1) % PIPELINE;
+        self.batches[(self.newest + PIPELINE - 1) % PIPELINE].prefetch(visited);
+        // The slot being reused holds the oldest batch.
+        let slot = &mut self.batches[self.newest];
+        slot.insert(visited, next);
+        slot
+    }
+
+    /// Inserts every waiting batch, oldest first.
+    fn flush(&mut self, visited: &mut Visited, next: &mut Vec<u32>) {
+        for k in 1..=PIPELINE {
+            self.batches[(self.newest + k) % PIPELINE].insert(visited, next);
+        }
+    }
+}
+
 /// Breadth-first search from `space.start()`.
 ///
 /// The frontier holds packed states in one flat buffer (`[parent index,
@@ -115,18 +195,17 @@ pub fn search<S: Space>(
 ) -> Outcome {
     let actions = space.action_count();
     let mut visited = Visited::with_capacity(1 << 12);
-    let mut packed: Vec<u32> = Vec::with_capacity(256);
-    space.start(&mut packed);
-    let root = match visited.insert(fingerprint::of_words(&packed), u32::MAX, 0) {
+    let mut start: Vec<u32> = Vec::with_capacity(256);
+    space.start(&mut start);
+    let root = match visited.insert(fingerprint::of_words(&start), u32::MAX, 0) {
         Insert::New(i) | Insert::Seen(i) => i,
     };
-    let mut frontier: Vec<u32> = Vec::with_capacity(packed.len() + 2);
+    let mut frontier: Vec<u32> = Vec::with_capacity(start.len() + 2);
     frontier.push(root);
-    frontier.push(packed.len() as u32);
-    frontier.extend_from_slice(&packed);
+    frontier.push(start.len() as u32);
+    frontier.extend_from_slice(&start);
     let mut next: Vec<u32> = Vec::new();
-    // One expansion's successors: (action, start in `packed`, fingerprint).
-    let mut batch: Vec<(u8, u32, u128)> = Vec::with_capacity(actions);
+    let mut pipeline = Pipeline::default();
     let mut expanded = 0u64;
     let mut depth = 0u32;
     let mut peak = 0usize;
@@ -156,16 +235,19 @@ pub fn search<S: Space>(
             };
             at += 2 + len;
             if expanded >= limits.states {
+                pipeline.flush(&mut visited, &mut next);
                 return outcome(Verdict::Limit, expanded, &visited, depth, peak);
             }
             expanded += 1;
             if expanded.is_multiple_of(1024) {
                 if cancel.load(Ordering::Relaxed) {
+                    pipeline.flush(&mut visited, &mut next);
                     return outcome(Verdict::Cancelled, expanded, &visited, depth, peak);
                 }
                 let used = bytes(&visited, &frontier, &next);
                 peak = peak.max(used);
                 if used > limits.memory || visited.len() + 8192 > visited::MAX_STATES {
+                    pipeline.flush(&mut visited, &mut next);
                     return outcome(Verdict::Limit, expanded, &visited, depth, peak);
                 }
                 if expanded.is_multiple_of(4096) {
@@ -181,46 +263,48 @@ pub fn search<S: Space>(
             // entities, so this costs a comparison of the words rather than
             // hashing all of them.
             let parent_fp = visited.fingerprint(index);
-            // Step every action first and insert afterwards, in action order,
-            // so the successors' visited-set probes are prefetched together.
-            // A win ends the stepping: the actions before it are still
-            // inserted before the search returns, as one at a time would.
-            batch.clear();
-            packed.clear();
+            // The most common repeat is the way back (a walk undone), which
+            // leads to the grandparent: known to be stored, so its insert
+            // is skipped. Parents of a layer's states are expanded in order,
+            // so these reads are sequential, not cache misses.
+            let grand_fp = visited.parent(index).map(|p| visited.fingerprint(p));
+            let batch = pipeline.advance(&mut visited, &mut next);
+            batch.parent = index;
             let mut won = None;
+            space.enter(words);
             for action in 0..actions {
-                let from = packed.len();
-                let Some(turn) = space.step(words, action, &mut packed) else {
+                let from = batch.words.len();
+                let Some(turn) = space.step(words, action, &mut batch.words) else {
                     continue;
                 };
                 if turn.pruned || turn.won {
-                    packed.truncate(from);
+                    batch.words.truncate(from);
                     if turn.pruned {
                         continue;
                     }
                     won = Some(action);
                     break;
                 }
-                let fp = fingerprint::update(parent_fp, words, &packed[from..]);
-                visited.prefetch(fp);
-                batch.push((action as u8, from as u32, fp));
-            }
-            for (k, &(action, from, fp)) in batch.iter().enumerate() {
-                let to = batch.get(k + 1).map_or(packed.len(), |b| b.1 as usize);
-                if let Insert::New(i) = visited.insert(fp, index, action) {
-                    let words = &packed[from as usize..to];
-                    next.push(i);
-                    next.push(words.len() as u32);
-                    next.extend_from_slice(words);
+                let fp = fingerprint::update(parent_fp, words, &batch.words[from..]);
+                if grand_fp == Some(fp) {
+                    batch.words.truncate(from);
+                    continue;
                 }
+                visited.prefetch(fp);
+                let end = batch.words.len() as u32;
+                batch.successors.push((action as u8, end, fp));
             }
             if let Some(action) = won {
+                // The successors found before the win are stored first, as
+                // they would be one at a time.
+                pipeline.flush(&mut visited, &mut next);
                 let mut route = visited.route(index);
                 route.push(action as u8);
                 peak = peak.max(bytes(&visited, &frontier, &next));
                 return outcome(Verdict::Solved(route), expanded, &visited, depth, peak);
             }
         }
+        pipeline.flush(&mut visited, &mut next);
         peak = peak.max(bytes(&visited, &frontier, &next));
         std::mem::swap(&mut frontier, &mut next);
         next.clear();
