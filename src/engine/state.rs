@@ -84,7 +84,7 @@ impl Ent {
     /// Sets the `open` flag.
     #[inline]
     pub(crate) fn set_open(&mut self, open: bool) {
-        self.0 = (self.0 & !OPEN) | u32::from(open) * OPEN;
+        self.0 = (self.0 & !OPEN) | (u32::from(open) * OPEN);
     }
 
     /// Removes the entity from the board, keeping where it was.
