@@ -307,42 +307,32 @@ impl<'g> EngineSpace<'g> {
 }
 
 impl miau::solver::Space for EngineSpace<'_> {
-    type State = State;
-
-    fn start(&self) -> State {
-        self.game.reset().0
-    }
-
     fn action_count(&self) -> usize {
         self.actions.len()
     }
 
-    fn step(&self, state: &State, action: usize) -> Option<miau::solver::Turn<State>> {
+    fn start(&self, out: &mut Vec<u32>) {
+        out.extend_from_slice(self.game.reset().0.words());
+    }
+
+    // No `enter`: every step goes through `step_words` on the whole state.
+    fn step(&self, state: &[u32], action: usize, out: &mut Vec<u32>) -> Option<miau::solver::Turn> {
         let mut report = self.report.borrow_mut();
-        let next = self
-            .game
-            .step_into(
+        self.game
+            .step_words(
                 state,
                 self.actions[action],
                 &mut self.scratch.borrow_mut(),
                 false,
                 &mut report,
+                out,
             )
             .ok()?;
         Some(miau::solver::Turn {
-            state: next,
             won: report.won,
             // A win stands even when the last YOU went with it (§6.4).
             pruned: report.lost_control && !report.won,
         })
-    }
-
-    fn pack(&self, state: &State, out: &mut Vec<u32>) {
-        out.extend_from_slice(state.words());
-    }
-
-    fn unpack(&self, packed: &[u32], into: &mut State) {
-        into.load_words(packed);
     }
 }
 
