@@ -75,6 +75,10 @@ pub struct Rules {
     pub(crate) any_props: u64,
     /// The effective rule set: distinct (subject, predicate), sorted.
     pub pairs: Vec<(Tok, Tok)>,
+    /// The transform map of §4.2 (subject noun → noun), first record per
+    /// subject in reading order: derived here, once per parse, rather than
+    /// on every transform phase.
+    pub(crate) transforms: Vec<(Tok, Tok)>,
 }
 
 impl Rules {
@@ -326,6 +330,19 @@ impl Game {
         }
         rules.pairs.sort_unstable();
         rules.pairs.dedup();
+        let mut transforms: Vec<(Tok, Tok)> = Vec::new();
+        for r in &rules.records {
+            let (x, y) = (r.subject, r.predicate);
+            if y == x
+                || self.vocab.class(y) != Class::Noun
+                || rules.holds(x, x)
+                || transforms.iter().any(|m| m.0 == x)
+            {
+                continue;
+            }
+            transforms.push((x, y));
+        }
+        rules.transforms = transforms;
         rules
     }
 

@@ -8,6 +8,10 @@ use super::state::{Ent, State};
 use super::vocab::{PUSH, Tok};
 use std::sync::Arc;
 
+/// Entries of the parse cache (a power of two at most 64: the slot is
+/// taken from the top six bits of the hash).
+const PARSE_CACHE: usize = 64;
+
 impl Game {
     pub(crate) fn is_gate(&self, i: usize, e: &Ent) -> bool {
         self.flags[i] & (F_WORD | F_CHANNEL) == F_CHANNEL && e.noun() == self.gate
@@ -36,18 +40,7 @@ impl Game {
         when: When,
         out: &mut Vec<Transformed>,
     ) {
-        let mut map: Vec<(Tok, Tok)> = Vec::new();
-        for r in &rules.records {
-            let (x, y) = (r.subject, r.predicate);
-            if y == x
-                || self.vocab.class(y) != super::vocab::Class::Noun
-                || rules.holds(x, x)
-                || map.iter().any(|m| m.0 == x)
-            {
-                continue;
-            }
-            map.push((x, y));
-        }
+        let map = &rules.transforms;
         if map.is_empty() {
             return;
         }
@@ -67,25 +60,31 @@ impl Game {
         }
     }
 
-    /// Parses the words of `sc.ents`, reusing a cached parse when the words
-    /// have not moved since it was made: rules depend on words only (§3.1).
-    pub(crate) fn parse_cached(&self, sc: &mut Scratch, slot: usize) -> Arc<Rules> {
-        if sc.stamp != self.stamp {
+    /// Parses the words of `sc.ents`, reusing a cached parse when the same
+    /// words stood in the same places before: rules depend on words only
+    /// (§3.1). The cache is direct-mapped on a hash of the words' packed
+    /// entries, so a search that revisits a few dozen word layouts in any
+    /// order parses each about once.
+    pub(crate) fn parse_cached(&self, sc: &mut Scratch) -> Arc<Rules> {
+        if sc.stamp != self.stamp || sc.cache.len() != PARSE_CACHE {
             sc.stamp = self.stamp;
-            sc.cache = Default::default();
+            sc.cache.clear();
+            sc.cache.resize_with(PARSE_CACHE, Default::default);
         }
         if sc.reference {
             return Arc::new(self.parse(&sc.ents, &mut sc.ps, false));
         }
         sc.sig.clear();
+        let mut h = 0u64;
         for &w in &self.word_ids {
-            sc.sig.push(sc.ents[w as usize].pack());
+            let word = sc.ents[w as usize].pack();
+            sc.sig.push(word);
+            h = (h ^ u64::from(word)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
-        for c in &sc.cache {
-            if let (sig, Some(r)) = c {
-                if *sig == sc.sig {
-                    return r.clone();
-                }
+        let slot = (h >> 58) as usize % PARSE_CACHE;
+        if let (sig, Some(r)) = &sc.cache[slot] {
+            if *sig == sc.sig {
+                return r.clone();
             }
         }
         let r = Arc::new(self.parse(&sc.ents, &mut sc.ps, false));

@@ -31,10 +31,9 @@ pub struct Scratch {
     pub(crate) seen: Vec<bool>,
     pub(crate) kill: Vec<u16>,
     pub(crate) ps: ParseScratch,
-    /// Parse caches keyed by the packed words: slot 0 for turn starts (a
-    /// solver expands one state with every input in a row), slot 1 for parses
-    /// inside a turn.
-    pub(crate) cache: [(Vec<u32>, Option<Arc<Rules>>); 2],
+    /// Parses keyed by the words' packed entries, direct-mapped (see
+    /// `Game::parse_cached`).
+    pub(crate) cache: Vec<(Vec<u32>, Option<Arc<Rules>>)>,
     pub(crate) sig: Vec<u32>,
     /// The game the cache belongs to.
     pub(crate) stamp: u64,

@@ -56,7 +56,7 @@ impl Game {
         sc.t0.rules = None;
         sc.t0.rejected = None;
         state::unpack_into(s, n, self.automata.len(), &mut sc.ents, &mut sc.phases);
-        let rules0 = self.parse_cached(sc, 0);
+        let rules0 = self.parse_cached(sc);
         // One pass for the YOU things and, for the contact step, the YOU or
         // GOAL things.
         sc.movers.clear();
@@ -277,7 +277,7 @@ impl Game {
         rep.blocked = blocked;
 
         // Step 3: parse 1 and transform. Unmoved words give the same parse.
-        let mut reparsed = (rep.word_moved || sc.reference).then(|| self.parse_cached(sc, 1));
+        let mut reparsed = (rep.word_moved || sc.reference).then(|| self.parse_cached(sc));
         let rules: &Rules = reparsed.as_deref().unwrap_or(&rules0);
         union(&mut rep.formed, &rules.pairs);
         self.transform(sc, rules, When::AfterMove, &mut rep.transformed);
@@ -289,7 +289,7 @@ impl Game {
         // Step 5: parse 2 (the same rules when no word moved since parse 1).
         let parse2 = running && (auto_word_moved || sc.reference);
         if parse2 {
-            reparsed = Some(self.parse_cached(sc, 1));
+            reparsed = Some(self.parse_cached(sc));
         }
         let rules: &Rules = reparsed.as_deref().unwrap_or(&rules0);
         if parse2 {
@@ -333,7 +333,7 @@ impl Game {
         // Step 9: re-parse after removals (only a removed word can change it).
         let parse3 = word_removed || (sc.reference && (removed || cremoved));
         if parse3 {
-            reparsed = Some(self.parse_cached(sc, 1));
+            reparsed = Some(self.parse_cached(sc));
         }
         let rules: &Rules = reparsed.as_deref().unwrap_or(&rules0);
         if parse3 {

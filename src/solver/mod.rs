@@ -146,11 +146,11 @@ impl Batch {
     }
 }
 
-/// How many expansions a batch of successors waits before it is inserted:
-/// the visited-set lookups of a batch are started when it is made, the
-/// second load one expansion later, and the inserts read them one expansion
+/// How many batches of successors are in flight: the visited-set slots of a
+/// batch are prefetched when it is made, its fingerprints two expansions
+/// later (once the slots have arrived), and it is inserted two expansions
 /// after that, so the cache misses overlap with the engine's work.
-const PIPELINE: usize = 3;
+const PIPELINE: usize = 4;
 
 /// The batches in flight, inserted in the order they were made, so results
 /// are those of inserting each successor as soon as it is found.
@@ -163,10 +163,11 @@ struct Pipeline {
 
 impl Pipeline {
     /// The slot for the next expansion, after moving the pipeline on: the
-    /// middle batch gets its second prefetch and the oldest is inserted.
+    /// batch made two expansions ago gets its second prefetch and the
+    /// oldest is inserted.
     fn advance(&mut self, visited: &mut Visited, next: &mut Vec<u32>) -> &mut Batch {
         self.newest = (self.newest + 1) % PIPELINE;
-        self.batches[(self.newest + PIPELINE - 1) % PIPELINE].prefetch(visited);
+        self.batches[(self.newest + PIPELINE - 2) % PIPELINE].prefetch(visited);
         // The slot being reused holds the oldest batch.
         let slot = &mut self.batches[self.newest];
         slot.insert(visited, next);
