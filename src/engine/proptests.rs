@@ -169,6 +169,55 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The solver's path: step 1 once per state (`prepare`), then every
+    /// input in a row from it (`step_prepared`, each turn restoring the
+    /// working copy the previous one changed), must give exactly the
+    /// reference mode's turns, along a random walk of states.
+    #[test]
+    fn prepared_turns_match_the_reference(b in board(), mech in 0u8..32, moves in inputs()) {
+        let l = level_of(&b, mech);
+        let game = Game::new(&l);
+        let (mut s, _) = game.reset();
+        let mut sc = Scratch::default();
+        let mut reference = Scratch::reference();
+        let mut rep = TurnReport::default();
+        let all = [Input::Up, Input::Down, Input::Left, Input::Right, Input::Wait];
+        for m in moves {
+            let prepared = game.prepare(s.words(), &mut sc);
+            for input in all {
+                let mut out = Vec::new();
+                let fast = match prepared {
+                    Ok(()) => game.step_prepared(input, &mut sc, false, &mut rep, &mut out),
+                    Err(r) => Err(r),
+                };
+                let slow = game.step_with(&s, input, &mut reference, true);
+                match (&slow, &fast) {
+                    (TurnResult::Accepted { state, report }, Ok(())) => {
+                        prop_assert_eq!(state.words(), &out[..]);
+                        prop_assert_eq!(report.won, rep.won);
+                        prop_assert_eq!(report.lost_control, rep.lost_control);
+                        prop_assert_eq!(report.goals, rep.goals);
+                        prop_assert_eq!(report.word_moved, rep.word_moved);
+                        prop_assert_eq!(report.word_moved_by_you, rep.word_moved_by_you);
+                        prop_assert_eq!(&report.formed, &rep.formed);
+                    }
+                    (TurnResult::Rejected { reason, .. }, Err(r)) => {
+                        prop_assert_eq!(reason, r);
+                        prop_assert!(out.is_empty());
+                    }
+                    _ => prop_assert!(false, "prepared {fast:?} and reference {slow:?} disagree on {input:?}"),
+                }
+            }
+            if let TurnResult::Accepted { state, .. } = game.step(&s, m) {
+                s = state;
+            }
+        }
+    }
+}
+
 /// The front end's limits: a 128 × 128 board with 4096 objects, many stacked.
 #[test]
 fn large_boards_do_not_panic() {

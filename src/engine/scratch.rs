@@ -74,6 +74,9 @@ pub(crate) struct TurnStart {
     pub(crate) movers: Vec<u16>,
     /// The state's parse; lent to the turn while it runs, so `None` then.
     pub(crate) rules: Option<Arc<Rules>>,
+    /// Whether the working copy still is the one step 1 built (no turn has
+    /// run since), so the first turn need not restore it.
+    pub(crate) fresh: bool,
     /// The rejection every input from the state gets, if any.
     pub(crate) rejected: Option<super::report::Rejection>,
     /// Channels pressed at the start of the turn.

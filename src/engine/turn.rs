@@ -34,6 +34,11 @@ impl Game {
             debug_assert!(false, "step_prepared without a prepared state");
             return Err(Rejection::NoYou);
         };
+        if std::mem::take(&mut sc.t0.fresh) {
+            // The first turn after step 1: the working copy is still the
+            // one step 1 built.
+            return Ok((rules, sc.t0.pressed));
+        }
         let t0 = &sc.t0;
         sc.ents.clear();
         sc.ents.extend_from_slice(&sc.start);
@@ -55,6 +60,7 @@ impl Game {
         sc.t0.words.clear();
         sc.t0.rules = None;
         sc.t0.rejected = None;
+        sc.t0.fresh = false;
         state::unpack_into(s, n, self.automata.len(), &mut sc.ents, &mut sc.phases);
         let rules0 = self.parse_cached(sc);
         // One pass for the YOU things and, for the contact step, the YOU or
@@ -108,6 +114,7 @@ impl Game {
             t0.next.clone_from(&sc.next);
             t0.movers.clone_from(&sc.movers);
             t0.pressed = pressed;
+            t0.fresh = true;
         }
         Ok((rules0, pressed))
     }
@@ -343,11 +350,12 @@ impl Game {
         // Step 10: settle.
         // Only whether a YOU thing is left matters here: the next turn
         // finds its movers itself.
-        rep.lost_control = !sc
-            .ents
-            .iter()
-            .enumerate()
-            .any(|(i, e)| e.alive() && self.ent_props(rules, i, e) & YOU != 0);
+        rep.lost_control = !(unchanged && !cremoved)
+            && !sc
+                .ents
+                .iter()
+                .enumerate()
+                .any(|(i, e)| e.alive() && self.ent_props(rules, i, e) & YOU != 0);
         rep.won = win;
         if !sc.reference {
             sc.t0.rules = Some(rules0);

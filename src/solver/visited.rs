@@ -130,36 +130,6 @@ impl Visited {
         let _ = i;
     }
 
-    /// The second stage of [`Visited::prefetch`], once the slot has had time
-    /// to arrive: walks the probe run of `fp` (usually within the prefetched
-    /// cache line) and starts loading the fingerprint of every state whose
-    /// tag matches, which the insert will compare (for a state seen before,
-    /// one of them is the state). Only a hint: no effect on results.
-    #[inline]
-    pub fn prefetch_fingerprint(&self, fp: u128) {
-        let mask = self.slots.len().wrapping_sub(1);
-        let tag = (fp >> 125) as u32;
-        let mut i = (fp as usize) & mask;
-        // A bounded walk: a long run is rare and only costs the hint.
-        for _ in 0..16 {
-            let Some(&slot) = self.slots.get(i) else {
-                return;
-            };
-            if slot == EMPTY {
-                return;
-            }
-            if slot >> 29 == tag {
-                #[cfg(target_arch = "x86_64")]
-                if let Some(f) = self.fingerprints.get((slot & PARENT) as usize) {
-                    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-                    // SAFETY: as in `prefetch`.
-                    unsafe { _mm_prefetch::<_MM_HINT_T0>((f as *const u128).cast::<i8>()) };
-                }
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
     fn grow(&mut self) {
         let size = self.slots.len() * 2;
         let mask = size - 1;
