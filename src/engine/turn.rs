@@ -349,8 +349,10 @@ impl Game {
 
         // Step 10: settle.
         // Only whether a YOU thing is left matters here: the next turn
-        // finds its movers itself.
-        rep.lost_control = !(unchanged && !cremoved)
+        // finds its movers itself. When nothing changed any thing's
+        // properties or removed one, the start's YOU things are all left.
+        let may_lose = !unchanged || cremoved;
+        rep.lost_control = may_lose
             && !sc
                 .ents
                 .iter()
