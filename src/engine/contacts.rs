@@ -228,7 +228,7 @@ impl Game {
     /// WIN and GOAL (§7) on the live entities, `props(i)` giving entity
     /// `i`'s property set: (win, (covered goals, goals)). `candidates` must
     /// include every live YOU or GOAL thing; others are skipped anyway.
-    fn win_and_goals(
+    pub(crate) fn win_and_goals(
         &self,
         sc: &Scratch,
         candidates: impl Iterator<Item = usize>,

@@ -218,6 +218,94 @@ proptest! {
     }
 }
 
+/// Cells of Crate Works-like boards: one YOU thing (placed separately),
+/// walls, crates, docks, flags, stacks, and loose words.
+const WALK_CELLS: &[&str] = &[
+    ".", ".", ".", ".", ".", ".", "#", "#", "$", "$", "o", "o", "f", "r", "o+$", "f+o", "WIN",
+    "PUSH", "IS",
+];
+
+/// Rule rows for walk-shaped levels: each on its own row, so a YOU thing
+/// can push their words apart.
+const WALK_RULES: &[&str] = &[
+    "MIAU IS YOU",
+    "WALL IS STOP",
+    "CRATE IS PUSH",
+    "DOCK IS GOAL",
+    "FLAG IS WIN",
+    "MIAU IS PUSH",
+    "ROCK IS PUSH",
+    "DOCK IS WIN",
+];
+
+fn walk_board() -> impl Strategy<Value = String> {
+    (
+        3usize..7,
+        2usize..6,
+        prop::sample::subsequence(WALK_RULES.to_vec(), 2..6),
+        any::<prop::sample::Index>(),
+        prop::sample::select(vec!["m", "m+o", "m+f", "m+$", "m+r"]),
+    )
+        .prop_flat_map(|(w, h, rules, at, you)| {
+            prop::collection::vec(prop::sample::select(WALK_CELLS), w * h).prop_map(
+                move |mut cells| {
+                    cells[at.index(w * h)] = you;
+                    let mut rows: Vec<String> =
+                        vec![format!("MIAU IS YOU{}", " .".repeat(w.max(3) - 3))];
+                    for r in &rules {
+                        let words: Vec<&str> = r.split(' ').collect();
+                        let pad = w.max(3) - words.len();
+                        rows.push(format!("{}{}", words.join(" "), " .".repeat(pad)));
+                    }
+                    let width = w.max(3);
+                    for row in cells.chunks(w) {
+                        let mut r: Vec<&str> = row.to_vec();
+                        r.resize(width, ".");
+                        rows.push(r.join(" "));
+                    }
+                    rows.join("\n")
+                },
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The plain-walk shortcut of prepared turns on the levels it is for:
+    /// one YOU thing among docks, crates and WIN things, sometimes sharing
+    /// their cells; every input from each state against the reference.
+    #[test]
+    fn prepared_walks_match_the_reference(b in walk_board(), moves in inputs()) {
+        let game = Game::new(&testkit::level(&b));
+        let (mut s, _) = game.reset();
+        let mut sc = Scratch::default();
+        let mut reference = Scratch::reference();
+        let mut rep = TurnReport::default();
+        for m in moves {
+            let prepared = game.prepare(s.words(), &mut sc);
+            for input in [Input::Up, Input::Down, Input::Left, Input::Right, Input::Wait] {
+                let mut out = Vec::new();
+                let fast = prepared.and_then(|()| game.step_prepared(input, &mut sc, false, &mut rep, &mut out));
+                match (game.step_with(&s, input, &mut reference, true), fast) {
+                    (TurnResult::Accepted { state, report }, Ok(())) => {
+                        prop_assert_eq!(state.words(), &out[..]);
+                        prop_assert_eq!(report.won, rep.won);
+                        prop_assert_eq!(report.goals, rep.goals);
+                        prop_assert_eq!(report.lost_control, rep.lost_control);
+                        prop_assert_eq!(&report.formed, &rep.formed);
+                    }
+                    (TurnResult::Rejected { reason, .. }, Err(r)) => prop_assert_eq!(reason, r),
+                    (slow, fast) => prop_assert!(false, "{slow:?} vs {fast:?} on {input:?}\n{b}"),
+                }
+            }
+            if let TurnResult::Accepted { state, .. } = game.step(&s, m) {
+                s = state;
+            }
+        }
+    }
+}
+
 /// The front end's limits: a 128 × 128 board with 4096 objects, many stacked.
 #[test]
 fn large_boards_do_not_panic() {

@@ -74,6 +74,8 @@ pub(crate) struct TurnStart {
     pub(crate) movers: Vec<u16>,
     /// The state's parse; lent to the turn while it runs, so `None` then.
     pub(crate) rules: Option<Arc<Rules>>,
+    /// The plain walk of this state, when it has one (see [`Walk`]).
+    pub(crate) walk: Option<Walk>,
     /// Whether the working copy still is the one step 1 built (no turn has
     /// run since), so the first turn need not restore it.
     pub(crate) fresh: bool,
@@ -85,6 +87,24 @@ pub(crate) struct TurnStart {
     /// order: the only entities WIN and GOAL look at, as long as a turn
     /// changes no noun, removes nothing and keeps the parse.
     pub(crate) contact_things: Vec<u16>,
+}
+
+/// A state whose turns, for an input that moves its single YOU thing into
+/// an empty cell, reduce to that one move: the level has no automata and no
+/// channels, no noun is FRAIL, SINK, DEFEAT, FLOAT or in a pair, no rule
+/// transforms, and the YOU thing is alone in its cell. Such a turn moves
+/// nothing else, forms the state's own rules, and leaves WIN and GOAL as
+/// they stand at the start (neither the cell left nor the cell entered
+/// holds anything else), so the solver's commonest turn costs a copy of the
+/// state's words.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Walk {
+    /// The YOU thing.
+    pub(crate) mover: u16,
+    /// WIN as it stands at the start of the turn.
+    pub(crate) win: bool,
+    /// GOAL as it stands at the start of the turn.
+    pub(crate) goals: (u32, u32),
 }
 
 /// Bitset of pressed channels (channel indices are below 256).

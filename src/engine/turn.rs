@@ -3,9 +3,9 @@
 use super::game::Game;
 use super::parse::Rules;
 use super::report::*;
-use super::scratch::{Channels, Scratch};
+use super::scratch::{Channels, NONE, Scratch, Walk};
 use super::state::{self, State};
-use super::vocab::{FRAIL, GOAL, Tok, YOU};
+use super::vocab::{DEFEAT, FLOAT, FRAIL, GOAL, SINK, Tok, YOU};
 use std::sync::Arc;
 
 /// Adds a parse's rules to the turn's formed set, kept sorted so the solver
@@ -61,6 +61,7 @@ impl Game {
         sc.t0.rules = None;
         sc.t0.rejected = None;
         sc.t0.fresh = false;
+        sc.t0.walk = None;
         state::unpack_into(s, n, self.automata.len(), &mut sc.ents, &mut sc.phases);
         let rules0 = self.parse_cached(sc);
         // One pass for the YOU things and, for the contact step, the YOU or
@@ -115,8 +116,66 @@ impl Game {
             t0.movers.clone_from(&sc.movers);
             t0.pressed = pressed;
             t0.fresh = true;
+            sc.t0.walk = self.walk(sc, &rules0);
         }
         Ok((rules0, pressed))
+    }
+
+    /// The plain walk of the state step 1 just built in `sc`, if it has one.
+    fn walk(&self, sc: &Scratch, rules0: &Rules) -> Option<Walk> {
+        let simple = self.automata.is_empty()
+            && self.pairs.is_empty()
+            && !self.has_channels
+            && !sc.any_frail
+            && rules0.transforms.is_empty()
+            && rules0.any_props & (SINK | DEFEAT | FLOAT | FRAIL) == 0;
+        let &[mover] = &sc.movers[..] else {
+            return None;
+        };
+        if !simple || self.shares(sc, usize::from(mover)) {
+            return None;
+        }
+        let props = |i: usize| self.ent_props(rules0, i, &sc.ents[i]);
+        let things = sc.t0.contact_things.iter().map(|&i| usize::from(i));
+        let (win, goals) = self.win_and_goals(sc, things, props);
+        Some(Walk { mover, win, goals })
+    }
+
+    /// The turn for `input` when it is the state's plain walk (see [`Walk`]):
+    /// the successor's words are the state's with the mover's cell changed.
+    /// `None` when the turn is not a plain walk.
+    fn plain_walk(
+        &self,
+        input: Input,
+        sc: &Scratch,
+        rep: &mut TurnReport,
+        out: &mut Vec<u32>,
+    ) -> Option<()> {
+        let t0 = &sc.t0;
+        let walk = t0.walk?;
+        let (dx, dy) = input.delta()?;
+        let mover = usize::from(walk.mover);
+        let mut e = sc.start[mover];
+        let x = i32::from(e.x()) + i32::from(dx);
+        let y = i32::from(e.y()) + i32::from(dy);
+        if x < 0 || y < 0 || x >= i32::from(self.width) || y >= i32::from(self.height) {
+            return None;
+        }
+        if t0.head[y as usize * usize::from(self.width) + x as usize] != NONE {
+            return None;
+        }
+        e.set_cell(x as u8, y as u8);
+        let rules = t0.rules.as_deref()?;
+        let base = out.len();
+        out.extend_from_slice(&t0.words);
+        out[base + mover] = e.pack();
+        if let Some(last) = out.last_mut() {
+            *last = u32::from(walk.win);
+        }
+        rep.formed.extend_from_slice(&rules.pairs);
+        rep.goals = walk.goals;
+        rep.won = walk.win;
+        Some(())
     }
 
     /// Step 1 for every turn that will start from packed state `s` (a
@@ -243,6 +302,9 @@ impl Game {
             let r = self.step_words(&words, input, sc, detail, rep, out);
             sc.t0.words = words;
             return r;
+        }
+        if !detail && sc.t0.rejected.is_none() && self.plain_walk(input, sc, rep, out).is_some() {
+            return Ok(());
         }
         let (rules0, pressed) = self.restore_start(sc)?;
         self.turn(rules0, pressed, input, sc, detail, rep, out)
