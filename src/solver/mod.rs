@@ -160,6 +160,9 @@ impl Pipeline {
     /// oldest batch is inserted.
     fn advance(&mut self, visited: &mut Visited, next: &mut Vec<u32>) -> &mut Batch {
         self.newest = (self.newest + 1) % PIPELINE;
+        for &(_, _, fp) in &self.batches[(self.newest + PIPELINE / 2) % PIPELINE].successors {
+            visited.prefetch_fingerprint(fp);
+        }
         // The slot being reused holds the oldest batch.
         let slot = &mut self.batches[self.newest];
         slot.insert(visited, next);

@@ -130,6 +130,25 @@ impl Visited {
         let _ = i;
     }
 
+    /// Starts loading the fingerprint an insert of `fp` would compare first,
+    /// once the slot (from [`Visited::prefetch`]) has arrived. Only a hint.
+    #[inline]
+    pub fn prefetch_fingerprint(&self, fp: u128) {
+        let i = (fp as usize) & (self.slots.len().wrapping_sub(1));
+        let Some(&slot) = self.slots.get(i) else {
+            return;
+        };
+        if slot == EMPTY || slot >> 29 != (fp >> 125) as u32 {
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = self.fingerprints.get((slot & PARENT) as usize) {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: as in `prefetch`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((f as *const u128).cast::<i8>()) };
+        }
+    }
+
     fn grow(&mut self) {
         let size = self.slots.len() * 2;
         let mask = size - 1;
