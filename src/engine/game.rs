@@ -75,6 +75,8 @@ pub struct Game {
     pub(crate) has_channels: bool,
     /// The word tiles, in id order.
     pub(crate) word_ids: Vec<EntId>,
+    /// Per noun token, the things whose noun it is at reset, in id order.
+    pub(crate) things_by_noun: Vec<Vec<EntId>>,
     /// Per entity: [`F_WORD`], [`F_FIXED`], [`F_CHANNEL`]; a compact copy of
     /// [`EntInfo`] for the hot loops.
     pub(crate) flags: Vec<u8>,
@@ -244,6 +246,14 @@ impl Game {
             .filter(|&i| ents[i].word)
             .map(|i| i as EntId)
             .collect();
+        let mut things_by_noun = vec![Vec::new(); vocab.len()];
+        for (i, e) in init_ents.iter().enumerate() {
+            if !ents[i].word {
+                if let Some(list) = things_by_noun.get_mut(usize::from(e.noun())) {
+                    list.push(i as EntId);
+                }
+            }
+        }
         Game {
             width,
             height,
@@ -259,6 +269,7 @@ impl Game {
             init_phases,
             has_channels,
             word_ids,
+            things_by_noun,
             flags,
             stamp: STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }

@@ -198,3 +198,12 @@ pub(crate) fn won(words: &[u32]) -> bool {
 pub(crate) fn alive(w: u32) -> bool {
     w & ALIVE != 0
 }
+
+/// Whether every entity of `ents` is live with the noun it has in `init`
+/// (all live there): one pass of bit operations the compiler vectorises.
+pub(crate) fn same_nouns(ents: &[Ent], init: &[Ent]) -> bool {
+    ents.len() == init.len()
+        && ents.iter().zip(init).fold(0, |acc, (a, b)| {
+            acc | ((a.0 ^ b.0) & (NOUN_MASK << 16 | ALIVE))
+        }) == 0
+}

@@ -68,16 +68,38 @@ impl Game {
         // GOAL things.
         sc.movers.clear();
         sc.t0.contact_things.clear();
-        for (i, e) in sc.ents.iter().enumerate() {
-            if !e.alive() {
-                continue;
+        if !sc.reference && state::same_nouns(&sc.ents, &self.init_ents) {
+            // Every thing is live with its reset noun (the usual case): only
+            // the things of nouns that are YOU or GOAL need looking at
+            // (words are only PUSH).
+            for (noun, &p) in rules0.props.iter().enumerate() {
+                if p & (YOU | GOAL) == 0 {
+                    continue;
+                }
+                for &i in self.things_by_noun.get(noun).into_iter().flatten() {
+                    let p = self.ent_props(&rules0, usize::from(i), &sc.ents[usize::from(i)]);
+                    if p & YOU != 0 {
+                        sc.movers.push(i);
+                    }
+                    if p & (YOU | GOAL) != 0 {
+                        sc.t0.contact_things.push(i);
+                    }
+                }
             }
-            let p = self.ent_props(&rules0, i, e);
-            if p & YOU != 0 {
-                sc.movers.push(i as u16);
-            }
-            if p & (YOU | GOAL) != 0 {
-                sc.t0.contact_things.push(i as u16);
+            sc.movers.sort_unstable();
+            sc.t0.contact_things.sort_unstable();
+        } else {
+            for (i, e) in sc.ents.iter().enumerate() {
+                if !e.alive() {
+                    continue;
+                }
+                let p = self.ent_props(&rules0, i, e);
+                if p & YOU != 0 {
+                    sc.movers.push(i as u16);
+                }
+                if p & (YOU | GOAL) != 0 {
+                    sc.t0.contact_things.push(i as u16);
+                }
             }
         }
         if sc.movers.is_empty() {
