@@ -204,8 +204,9 @@ proptest! {
                         prop_assert_eq!(report.word_moved_by_you, rep.word_moved_by_you);
                         prop_assert_eq!(&report.formed, &rep.formed);
                     }
-                    (TurnResult::Rejected { reason, .. }, Err(r)) => {
+                    (TurnResult::Rejected { reason, blocked }, Err(r)) => {
                         prop_assert_eq!(reason, r);
+                        prop_assert_eq!(blocked, &rep.blocked);
                         prop_assert!(out.is_empty());
                     }
                     _ => prop_assert!(false, "prepared {fast:?} and reference {slow:?} disagree on {input:?}"),
@@ -236,6 +237,9 @@ const WALK_RULES: &[&str] = &[
     "MIAU IS PUSH",
     "ROCK IS PUSH",
     "DOCK IS WIN",
+    "CRATE IS STOP",
+    "WALL IS PUSH",
+    "FLAG IS STOP",
 ];
 
 fn walk_board() -> impl Strategy<Value = String> {
@@ -295,7 +299,11 @@ proptest! {
                         prop_assert_eq!(report.lost_control, rep.lost_control);
                         prop_assert_eq!(&report.formed, &rep.formed);
                     }
-                    (TurnResult::Rejected { reason, .. }, Err(r)) => prop_assert_eq!(reason, r),
+                    (TurnResult::Rejected { reason, blocked }, Err(r)) => {
+                        prop_assert_eq!(reason, r);
+                        prop_assert_eq!(&blocked, &rep.blocked);
+                        prop_assert!(out.is_empty());
+                    }
                     (slow, fast) => prop_assert!(false, "{slow:?} vs {fast:?} on {input:?}\n{b}"),
                 }
             }

@@ -5,7 +5,7 @@ use super::parse::Rules;
 use super::report::*;
 use super::scratch::{Channels, NONE, Scratch, Walk};
 use super::state::{self, State};
-use super::vocab::{DEFEAT, FLOAT, FRAIL, GOAL, SINK, Tok, YOU};
+use super::vocab::{DEFEAT, FLOAT, FRAIL, GOAL, PUSH, SINK, STOP, Tok, YOU};
 use std::sync::Arc;
 
 /// Adds a parse's rules to the turn's formed set, kept sorted so the solver
@@ -164,30 +164,57 @@ impl Game {
     }
 
     /// The turn for `input` when it is the state's plain walk (see [`Walk`]):
-    /// the successor's words are the state's with the mover's cell changed.
-    /// `None` when the turn is not a plain walk.
+    /// the successor's words are the state's with the mover's cell changed;
+    /// or, when the move is refused by the edge or by a STOP thing met
+    /// before any PUSH thing in the target cell, the rejection `plan` gives
+    /// (§5.1; the level has no gates and no pairs). `None` when the turn
+    /// is neither: it needs the full turn.
     fn plain_walk(
         &self,
         input: Input,
         sc: &Scratch,
         rep: &mut TurnReport,
         out: &mut Vec<u32>,
-    ) -> Option<()> {
+    ) -> Option<Result<(), Rejection>> {
         let t0 = &sc.t0;
         let walk = t0.walk?;
         let (dx, dy) = input.delta()?;
+        let rules = t0.rules.as_deref()?;
         let mover = usize::from(walk.mover);
         let mut e = sc.start[mover];
         let x = i32::from(e.x()) + i32::from(dx);
         let y = i32::from(e.y()) + i32::from(dy);
+        let refuse = |rep: &mut TurnReport, reason, blocker| {
+            rep.blocked.push(Blocked {
+                id: walk.mover,
+                dir: input,
+                reason,
+                blocker,
+            });
+            Some(Err(Rejection::Blocked))
+        };
         if x < 0 || y < 0 || x >= i32::from(self.width) || y >= i32::from(self.height) {
-            return None;
+            return refuse(rep, BlockReason::Edge, None);
         }
-        if t0.head[y as usize * usize::from(self.width) + x as usize] != NONE {
+        let mut o = t0.head[y as usize * usize::from(self.width) + x as usize];
+        if o != NONE {
+            // Occupants in id order, as `plan` meets them: a PUSH thing
+            // needs the full turn; a STOP thing before it refuses the move.
+            while o != NONE {
+                let oi = usize::from(o);
+                let p = self.ent_props(rules, oi, &sc.start[oi]);
+                if p & PUSH != 0 {
+                    return None;
+                }
+                if p & STOP != 0 {
+                    return refuse(rep, BlockReason::Stop, Some(o));
+                }
+                o = t0.next[oi];
+            }
+            // Entering an occupied cell changes what WIN and GOAL see.
             return None;
         }
         e.set_cell(x as u8, y as u8);
-        let rules = t0.rules.as_deref()?;
         let base = out.len();
         out.extend_from_slice(&t0.words);
         out[base + mover] = e.pack();
@@ -197,7 +224,7 @@ impl Game {
         rep.formed.extend_from_slice(&rules.pairs);
         rep.goals = walk.goals;
         rep.won = walk.win;
-        Some(())
+        Some(Ok(()))
     }
 
     /// Step 1 for every turn that will start from packed state `s` (a
@@ -325,8 +352,10 @@ impl Game {
             sc.t0.words = words;
             return r;
         }
-        if !detail && sc.t0.rejected.is_none() && self.plain_walk(input, sc, rep, out).is_some() {
-            return Ok(());
+        if !detail && sc.t0.rejected.is_none() {
+            if let Some(result) = self.plain_walk(input, sc, rep, out) {
+                return result;
+            }
         }
         let (rules0, pressed) = self.restore_start(sc)?;
         self.turn(rules0, pressed, input, sc, detail, rep, out)
