@@ -28,17 +28,32 @@ const EMPTY: u32 = u32::MAX;
 /// Parent bits of a link; the top 3 bits hold the action.
 const PARENT: u32 = (1 << 29) - 1;
 
-/// A slot holds the state's index in its low 29 bits and 3 bits of its
-/// fingerprint (from the top, independent of the bits that pick the slot) in
-/// the top 3, so most probes past other states are rejected without reading
-/// their fingerprints: a cache miss saved per probe.
+/// Bits of a slot that hold the state's index.
+const INDEX_BITS: u32 = 27;
+const INDEX: u32 = (1 << INDEX_BITS) - 1;
+
+/// The tag of a fingerprint: its top 5 bits (independent of the low bits
+/// that pick the slot).
 #[inline]
-fn slot_of(index: u32, fp: u128) -> u32 {
-    index | ((fp >> 125) as u32) << 29
+fn tag(fp: u128) -> u32 {
+    (fp >> (128 - (32 - INDEX_BITS))) as u32
 }
 
-/// The most states one set can hold (the parent field's range, less the root marker).
-pub const MAX_STATES: usize = PARENT as usize;
+/// A slot holds the state's index in its low 27 bits and the 5-bit tag of
+/// its fingerprint in the top bits, so all but one in 32 probes past other
+/// states are rejected without reading their fingerprints, each such read
+/// being a likely cache miss. (Runs of a linear-probing table near 7/8 full
+/// are long; 3 tag bits were measured to cost a fingerprint read on most
+/// lookups.)
+#[inline]
+fn slot_of(index: u32, fp: u128) -> u32 {
+    index | tag(fp) << INDEX_BITS
+}
+
+/// The most states one set can hold (the index field's range less one, so
+/// that no slot of a state equals `EMPTY`): about 134 million, far beyond
+/// what the memory limit allows.
+pub const MAX_STATES: usize = INDEX as usize;
 
 /// The set of visited states.
 #[derive(Debug)]
@@ -139,9 +154,8 @@ impl Visited {
                 self.recent[r] = (fp, index);
                 return Insert::New(index);
             }
-            if slot >> 29 == (fp >> 125) as u32 && self.fingerprints[(slot & PARENT) as usize] == fp
-            {
-                return Insert::Seen(slot & PARENT);
+            if slot >> INDEX_BITS == tag(fp) && self.fingerprints[(slot & INDEX) as usize] == fp {
+                return Insert::Seen(slot & INDEX);
             }
             i = (i + 1) & mask;
         }
@@ -172,11 +186,11 @@ impl Visited {
         let Some(&slot) = self.slots.get(i) else {
             return;
         };
-        if slot == EMPTY || slot >> 29 != (fp >> 125) as u32 {
+        if slot == EMPTY || slot >> INDEX_BITS != tag(fp) {
             return;
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(f) = self.fingerprints.get((slot & PARENT) as usize) {
+        if let Some(f) = self.fingerprints.get((slot & INDEX) as usize) {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             // SAFETY: as in `prefetch`.
             unsafe { _mm_prefetch::<_MM_HINT_T0>((f as *const u128).cast::<i8>()) };
