@@ -67,13 +67,15 @@ pub struct Visited {
     recent: Vec<(u128, u32)>,
 }
 
-/// Entries of the recent-states cache (128 KiB, so it stays in the L2
+/// Most entries of the recent-states cache (128 KiB, so it stays in the L2
 /// cache; measured: larger caches were slower, missing there themselves).
+/// A small table gets a cache an eighth of its size, so a search of a few
+/// dozen states does not pay for clearing 128 KiB.
 const RECENT: usize = 1 << 12;
 
 #[inline]
-fn recent_slot(fp: u128) -> usize {
-    ((fp >> 64) as usize) & (RECENT - 1)
+fn recent_slot(fp: u128, len: usize) -> usize {
+    ((fp >> 64) as usize) & (len - 1)
 }
 
 impl Default for Visited {
@@ -90,7 +92,7 @@ impl Visited {
             fingerprints: Vec::with_capacity(n),
             links: Vec::with_capacity(n),
             slots: vec![EMPTY; slots],
-            recent: vec![(0, EMPTY); RECENT],
+            recent: vec![(0, EMPTY); (slots / 8).clamp(16, RECENT)],
         }
     }
 
@@ -132,7 +134,7 @@ impl Visited {
         if (self.len() + 1) * 8 > self.slots.len() * 7 {
             self.grow();
         }
-        let r = recent_slot(fp);
+        let r = recent_slot(fp, self.recent.len());
         if self.recent[r].0 == fp && self.recent[r].1 != EMPTY {
             return Insert::Seen(self.recent[r].1);
         }
@@ -209,6 +211,11 @@ impl Visited {
             slots[i] = slot_of(index as u32, *fp);
         }
         self.slots = slots;
+        let recent = (size / 8).clamp(16, RECENT);
+        if recent != self.recent.len() {
+            // A cache: starting it again empty only costs a few lookups.
+            self.recent = vec![(0, EMPTY); recent];
+        }
     }
 
     /// The actions from the root to state `index`.
