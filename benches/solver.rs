@@ -40,22 +40,43 @@ fn peak_rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-fn run(name: &str, game: &Game, budget: u64) {
+/// Runs of each measurement; the figures are medians.
+const RUNS: usize = 5;
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    xs[xs.len() / 2]
+}
+
+/// Solves `game` [`RUNS`] times and prints the median figures; returns
+/// (states expanded, median seconds) for the set's total.
+fn run(name: &str, game: &Game, budget: u64, runs: usize) -> (u64, f64) {
     let cancel = AtomicBool::new(false);
     let limits = Limits {
         states: budget,
         memory: 4 << 30,
     };
-    let t = Instant::now();
-    let out = search_level(game, Constraints::default(), limits, &cancel, &mut |_| {});
-    let secs = t.elapsed().as_secs_f64().max(1e-9);
+    let mut times = Vec::new();
+    let mut out = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let o = search_level(game, Constraints::default(), limits, &cancel, &mut |_| {});
+        times.push(t.elapsed().as_secs_f64().max(1e-9));
+        out = Some(o);
+    }
+    let Some(out) = out else {
+        return (0, 0.0);
+    };
+    let secs = median(times);
     let space = LevelSpace::new(game, Constraints::default());
     let mut packed = Vec::new();
     space.start(&mut packed);
     let rate = out.expanded as f64 / secs;
-    let raw = raw_insert_rate(
-        packed.len(),
-        (out.stored as usize).clamp(100_000, 5_000_000),
+    let keys = (out.stored as usize).clamp(100_000, 5_000_000);
+    let raw = median(
+        (0..3)
+            .map(|_| raw_insert_rate(packed.len(), keys))
+            .collect(),
     );
     let verdict = match &out.verdict {
         Verdict::Solved(r) => format!("solved in {}", r.len()),
@@ -74,10 +95,12 @@ fn run(name: &str, game: &Game, budget: u64) {
         raw,
         100.0 * rate / raw
     );
+    (out.expanded, secs)
 }
 
 fn main() {
-    println!("solver benchmark (plain solve, one core)");
+    println!("solver benchmark (plain solve, one core, medians of {RUNS} runs)");
+    let mut total = (0u64, 0f64);
     // `MIAU_BENCH_LEVEL=id` runs one level (for profiling).
     let only = std::env::var("MIAU_BENCH_LEVEL").ok();
     let mut paths: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/packs"))
@@ -96,9 +119,24 @@ fn main() {
                 continue;
             }
             let game = Game::new(level);
-            run(&format!("{}/{}", pack.id, level.id.text), &game, 5_000_000);
+            let (n, secs) = run(
+                &format!("{}/{}", pack.id, level.id.text),
+                &game,
+                5_000_000,
+                RUNS,
+            );
+            total.0 += n;
+            total.1 += secs;
         }
     }
+    println!(
+        "{:<28} {:>9} expanded {:>19} {:>7.3} s {:>10.0} states/s",
+        "the set",
+        total.0,
+        "",
+        total.1,
+        total.0 as f64 / total.1.max(1e-9)
+    );
     if std::env::var_os("MIAU_BENCH_PROOF").is_some() {
         // An open room with loose rocks and no WIN: every state is reachable
         // and none wins, so the search must exhaust them all (a proof).
@@ -114,7 +152,7 @@ fn main() {
                      # # # # # # # # # #\n\
                      WALL IS STOP";
         let game = Game::new(&testkit::level(board));
-        run("proof/open-room", &game, 50_000_000);
+        run("proof/open-room", &game, 50_000_000, 1);
         if let Some(mib) = peak_rss_mib() {
             println!("peak resident memory of the whole run: {mib:.0} MiB");
         }

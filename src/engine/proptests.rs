@@ -194,6 +194,17 @@ proptest! {
                     Err(r) => Err(r),
                 };
                 let slow = game.step_with(&s, input, &mut reference, true);
+                // With detail, the prepared turn's whole report matches too.
+                let mut detailed = TurnReport::default();
+                let mut out2 = Vec::new();
+                let full = match prepared {
+                    Ok(()) => game.step_prepared(input, &mut sc, true, &mut detailed, &mut out2),
+                    Err(r) => Err(r),
+                };
+                if let (TurnResult::Accepted { report, .. }, Ok(())) = (&slow, &full) {
+                    prop_assert_eq!(&**report, &detailed);
+                    prop_assert_eq!(&out, &out2);
+                }
                 match (&slow, &fast) {
                     (TurnResult::Accepted { state, report }, Ok(())) => {
                         prop_assert_eq!(state.words(), &out[..]);

@@ -136,29 +136,8 @@ impl Game {
     /// its current cell, keeping both lists in id order: the same lists as a
     /// rebuild by [`Game::grid`] at the cost of two short list walks.
     pub(crate) fn relink(&self, sc: &mut Scratch, i: usize, from: usize) {
-        let id = i as u16;
-        if sc.head[from] == id {
-            sc.head[from] = sc.next[i];
-        } else {
-            let mut o = sc.head[from] as usize;
-            while sc.next[o] != id {
-                o = sc.next[o] as usize;
-            }
-            sc.next[o] = sc.next[i];
-        }
         let to = self.cell(&sc.ents[i]);
-        // NONE is u16::MAX, so an empty list also takes the new head.
-        if sc.head[to] > id {
-            sc.next[i] = sc.head[to];
-            sc.head[to] = id;
-        } else {
-            let mut o = sc.head[to] as usize;
-            while sc.next[o] < id {
-                o = sc.next[o] as usize;
-            }
-            sc.next[i] = sc.next[o];
-            sc.next[o] = id;
-        }
+        relink_lists(&mut sc.head, &mut sc.next, i, from, to);
     }
 
     /// Whether another live entity shares entity `i`'s cell (any layer).
@@ -171,5 +150,32 @@ impl Game {
             o = sc.next[o as usize];
         }
         false
+    }
+}
+
+/// Moves entity `i` from the occupancy list of cell `from` to that of cell
+/// `to`, keeping both lists in id order (see [`Game::relink`]).
+pub(crate) fn relink_lists(head: &mut [u16], next: &mut [u16], i: usize, from: usize, to: usize) {
+    let id = i as u16;
+    if head[from] == id {
+        head[from] = next[i];
+    } else {
+        let mut o = head[from] as usize;
+        while next[o] != id {
+            o = next[o] as usize;
+        }
+        next[o] = next[i];
+    }
+    // NONE is u16::MAX, so an empty list also takes the new head.
+    if head[to] > id {
+        next[i] = head[to];
+        head[to] = id;
+    } else {
+        let mut o = head[to] as usize;
+        while next[o] < id {
+            o = next[o] as usize;
+        }
+        next[i] = next[o];
+        next[o] = id;
     }
 }

@@ -110,6 +110,12 @@ impl Ent {
     fn unpack(w: u32) -> Ent {
         Ent(w)
     }
+
+    /// The entity of a state word.
+    #[inline]
+    pub(crate) fn from_word(w: u32) -> Ent {
+        Ent(w)
+    }
 }
 
 impl State {
@@ -206,4 +212,10 @@ pub(crate) fn same_nouns(ents: &[Ent], init: &[Ent]) -> bool {
         && ents.iter().zip(init).fold(0, |acc, (a, b)| {
             acc | ((a.0 ^ b.0) & (NOUN_MASK << 16 | ALIVE))
         }) == 0
+}
+
+/// Whether entity words `a` and `b` are the same live entity, possibly in
+/// another cell or with another `open` flag: both live, same noun.
+pub(crate) fn same_live_noun(a: u32, b: u32) -> bool {
+    a & b & ALIVE != 0 && (a ^ b) & (NOUN_MASK << 16) == 0
 }

@@ -3,7 +3,7 @@
 use super::game::Game;
 use super::parse::Rules;
 use super::report::*;
-use super::scratch::{Channels, NONE, Scratch, Walk};
+use super::scratch::{Channels, NONE, Scratch, Walk, relink_lists};
 use super::state::{self, State};
 use super::vocab::{DEFEAT, FLOAT, FRAIL, GOAL, PUSH, SINK, STOP, Tok, YOU};
 use std::sync::Arc;
@@ -143,6 +143,91 @@ impl Game {
         Ok((rules0, pressed))
     }
 
+    /// Step 1 for `s` by updating the prepared turn start, when `s` is that
+    /// state or differs from it only in where some things stand (or gates'
+    /// `open` flags): the
+    /// usual case for a search, whose consecutive states are often siblings.
+    /// Words, nouns and what is live are the same, so the parse, the YOU and
+    /// GOAL things and the FRAIL flags stand; only the moved things are
+    /// relinked in the cell index, and the channels and the plain walk are
+    /// worked out again. `false` (nothing changed) when that does not apply.
+    fn turn_start_moved(&self, s: &[u32], sc: &mut Scratch) -> bool {
+        let n = self.ents.len();
+        let t0 = &sc.t0;
+        if sc.reference
+            || t0.stamp != self.stamp
+            || t0.rules.is_none()
+            || t0.rejected.is_some()
+            || t0.words.len() != s.len()
+            || sc.start.len() != n
+        {
+            return false;
+        }
+        // The changed entities, found a block of eight words at a time.
+        const MOST: usize = 8;
+        let mut changed = [0usize; MOST];
+        let mut count = 0;
+        for (b, (old, new)) in t0.words.chunks(8).zip(s.chunks(8)).enumerate() {
+            if old == new {
+                continue;
+            }
+            for (k, (&a, &w)) in old.iter().zip(new).enumerate() {
+                if a == w {
+                    continue;
+                }
+                let i = b * 8 + k;
+                if i >= n
+                    || count == MOST
+                    || self.flags[i] & super::game::F_WORD != 0
+                    || !state::same_live_noun(a, w)
+                {
+                    return false;
+                }
+                changed[count] = i;
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return true;
+        }
+        let width = usize::from(self.width);
+        let t0 = &mut sc.t0;
+        for &i in &changed[..count] {
+            let old = sc.start[i];
+            let new = state::Ent::from_word(s[i]);
+            sc.start[i] = new;
+            let from = usize::from(old.y()) * width + usize::from(old.x());
+            let to = usize::from(new.y()) * width + usize::from(new.x());
+            if from != to {
+                relink_lists(&mut t0.head, &mut t0.next, i, from, to);
+            }
+        }
+        t0.words.copy_from_slice(s);
+        // Channels and the plain walk read the working copy: lend it the
+        // turn start for a moment.
+        std::mem::swap(&mut sc.ents, &mut sc.start);
+        std::mem::swap(&mut sc.head, &mut sc.t0.head);
+        std::mem::swap(&mut sc.next, &mut sc.t0.next);
+        sc.movers.clone_from(&sc.t0.movers);
+        let pressed = if self.has_channels {
+            self.pressed(sc)
+        } else {
+            [0; 4]
+        };
+        let rules = sc.t0.rules.take();
+        let walk = rules.as_deref().and_then(|r| self.walk(sc, r));
+        sc.t0.rules = rules;
+        std::mem::swap(&mut sc.ents, &mut sc.start);
+        std::mem::swap(&mut sc.head, &mut sc.t0.head);
+        std::mem::swap(&mut sc.next, &mut sc.t0.next);
+        let t0 = &mut sc.t0;
+        t0.pressed = pressed;
+        t0.walk = walk;
+        // The working copy is whatever the last turn left: restore it.
+        t0.fresh = false;
+        true
+    }
+
     /// The plain walk of the state step 1 just built in `sc`, if it has one.
     fn walk(&self, sc: &Scratch, rules0: &Rules) -> Option<Walk> {
         let simple = self.automata.is_empty()
@@ -239,8 +324,10 @@ impl Game {
             sc.t0.stamp = self.stamp;
             return Ok(());
         }
-        let t0 = &sc.t0;
-        if t0.stamp == self.stamp && t0.words[..] == s[..] && t0.rules.is_some() {
+        // The same state, or one whose things only moved: the prepared turn
+        // start stands or is updated (a won state is never prepared, so
+        // it cannot be either).
+        if self.turn_start_moved(s, sc) {
             return Ok(());
         }
         if state::won(s) {
