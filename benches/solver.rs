@@ -7,7 +7,7 @@
 //! the whole key + insert, no engine), so the solver's distance from the
 //! machine's limit is a ratio.
 //! `MIAU_BENCH_PROOF=1` adds an exhaustive proof over a generated open room
-//! (about 10 million states) and prints the process's peak memory.
+//! (about 14 million states) and prints the process's peak memory.
 
 use miau::compile::{SourceKind, compile};
 use miau::engine::{Game, testkit};
@@ -140,16 +140,16 @@ fn main() {
     if std::env::var_os("MIAU_BENCH_PROOF").is_some() {
         // An open room with loose rocks and no WIN: every state is reachable
         // and none wins, so the search must exhaust them all (a proof).
-        let board = "MIAU IS YOU . ROCK IS PUSH\n\
-                     # # # # # # # # # #\n\
-                     # . . . . . . . . #\n\
-                     # . r . . . . r . #\n\
-                     # . . . . . . . . #\n\
-                     # . . . m . . . . #\n\
-                     # . . . . . . . . #\n\
-                     # . r . . . . . . #\n\
-                     # . . . . . . . . #\n\
-                     # # # # # # # # # #\n\
+        let board = "MIAU IS YOU . ROCK IS PUSH .\n\
+                     # # # # # # # # # # #\n\
+                     # . . . . . . . . . #\n\
+                     # . r . . . . r . . #\n\
+                     # . . . . . . . . . #\n\
+                     # . . . m . . . . . #\n\
+                     # . . . . . . . . . #\n\
+                     # . r . . . . . . . #\n\
+                     # . . . . . . . . . #\n\
+                     # # # # # # # # # # #\n\
                      WALL IS STOP";
         let game = Game::new(&testkit::level(board));
         run("proof/open-room", &game, 50_000_000, 1);
