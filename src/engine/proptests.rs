@@ -305,6 +305,13 @@ proptest! {
                 match (game.step_with(&s, input, &mut reference, true), fast) {
                     (TurnResult::Accepted { state, report }, Ok(())) => {
                         prop_assert_eq!(state.words(), &out[..]);
+                        if let Some(i) = sc.walked() {
+                            // The hint a search relies on: only word `i` changed
+                            // (and the won flag, on a winning walk).
+                            for (k, (a, b)) in s.words().iter().zip(&out).enumerate() {
+                                prop_assert!(a == b || k == i || k + 1 == out.len());
+                            }
+                        }
                         prop_assert_eq!(report.won, rep.won);
                         prop_assert_eq!(report.goals, rep.goals);
                         prop_assert_eq!(report.lost_control, rep.lost_control);

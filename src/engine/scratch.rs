@@ -41,12 +41,23 @@ pub struct Scratch {
     /// solver tries every input on a state in a row) skips unpacking,
     /// indexing and the first parse.
     pub(crate) t0: TurnStart,
+    /// The entity the last `step_prepared` moved as a plain walk (its
+    /// successor differs from the prepared state in that entity's word
+    /// alone), or `None` after any other turn.
+    pub(crate) walked: Option<u16>,
     /// Reference mode: no parse cache, no skipped parse, no skipped contact
     /// scan. Differential tests compare it with the optimised path.
     pub(crate) reference: bool,
 }
 
 impl Scratch {
+    /// After [`Game::step_prepared`] accepted a turn: the one entity whose
+    /// word the successor changed, when the turn was a plain walk (so a
+    /// search can update a fingerprint without comparing the states).
+    pub fn walked(&self) -> Option<usize> {
+        self.walked.map(usize::from)
+    }
+
     /// A scratch in reference mode, for differential tests.
     #[cfg(test)]
     pub(crate) fn reference() -> Scratch {

@@ -168,7 +168,12 @@ impl Game {
         let mut changed = [0usize; MOST];
         let mut count = 0;
         for (b, (old, new)) in t0.words.chunks(8).zip(s.chunks(8)).enumerate() {
-            if old == new {
+            // Whole blocks compare as arrays: one inline vector comparison.
+            if let (Ok(a), Ok(w)) = (<&[u32; 8]>::try_from(old), <&[u32; 8]>::try_from(new)) {
+                if a == w {
+                    continue;
+                }
+            } else if old == new {
                 continue;
             }
             for (k, (&a, &w)) in old.iter().zip(new).enumerate() {
@@ -439,8 +444,12 @@ impl Game {
             sc.t0.words = words;
             return r;
         }
+        sc.walked = None;
         if !detail && sc.t0.rejected.is_none() {
             if let Some(result) = self.plain_walk(input, sc, rep, out) {
+                if result.is_ok() {
+                    sc.walked = sc.t0.walk.map(|w| w.mover);
+                }
                 return result;
             }
         }

@@ -79,6 +79,17 @@ pub fn update(mut fp: u128, old: &[u32], new: &[u32]) -> u128 {
     swap_terms(fp, base, blocks_old.remainder(), blocks_new.remainder())
 }
 
+/// The fingerprint of a key that differs from one with fingerprint `fp`
+/// at most in word `i`, which was `old` and is `new`.
+#[inline]
+pub fn update_word(fp: u128, i: usize, old: u32, new: u32) -> u128 {
+    if old == new {
+        fp
+    } else {
+        fp ^ term(i, old) ^ term(i, new)
+    }
+}
+
 /// `fp` with the terms of the words of `old` that differ in `new` (both
 /// starting at position `base`) swapped for the new words' terms.
 #[inline]

@@ -178,7 +178,14 @@ impl Space for LevelSpace<'_> {
         if !c.require.is_empty() {
             out.push(formed);
         }
-        Some(Turn { won, pruned })
+        // A plain walk changes one entity's word; with `require` the formed
+        // word follows, so no hint then.
+        let changed = sc.walked().filter(|_| c.require.is_empty());
+        Some(Turn {
+            won,
+            pruned,
+            changed,
+        })
     }
 }
 

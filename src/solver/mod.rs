@@ -22,6 +22,10 @@ pub struct Turn {
     /// The turn is excluded by the search's constraint (e.g. a word moved in a
     /// words-frozen search, or a forbidden rule formed): it has no successor.
     pub pruned: bool,
+    /// When known, the one word where the successor may differ from the
+    /// state it came from (the search then updates the fingerprint for that
+    /// word alone instead of comparing the states).
+    pub changed: Option<usize>,
 }
 
 /// A deterministic puzzle as the solver sees it, on packed states.
@@ -281,7 +285,13 @@ pub fn search<S: Space>(
                     won = Some(action);
                     break;
                 }
-                let fp = fingerprint::update(parent_fp, words, &batch.words[from..]);
+                let new = &batch.words[from..];
+                let fp = match turn.changed {
+                    Some(i) if new.len() == words.len() && i < new.len() => {
+                        fingerprint::update_word(parent_fp, i, words[i], new[i])
+                    }
+                    _ => fingerprint::update(parent_fp, words, new),
+                };
                 if grand_fp == Some(fp) {
                     batch.words.truncate(from);
                     continue;

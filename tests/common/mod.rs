@@ -332,6 +332,7 @@ impl miau::solver::Space for EngineSpace<'_> {
             won: report.won,
             // A win stands even when the last YOU went with it (§6.4).
             pruned: report.lost_control && !report.won,
+            changed: None,
         })
     }
 }
