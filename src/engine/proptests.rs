@@ -234,7 +234,7 @@ proptest! {
 /// walls, crates, docks, flags, stacks, and loose words.
 const WALK_CELLS: &[&str] = &[
     ".", ".", ".", ".", ".", ".", "#", "#", "$", "$", "o", "o", "f", "r", "o+$", "f+o", "WIN",
-    "PUSH", "IS",
+    "PUSH", "IS", "w", "_", "|", "_+$", "|+r", "a", "h",
 ];
 
 /// Rule rows for walk-shaped levels: each on its own row, so a YOU thing
@@ -251,6 +251,11 @@ const WALK_RULES: &[&str] = &[
     "CRATE IS STOP",
     "WALL IS PUSH",
     "FLAG IS STOP",
+    "WATER IS SINK",
+    "ROCK IS DEFEAT",
+    "CRATE IS SINK",
+    "SAND IS FRAIL",
+    "SHOAL IS PUSH",
 ];
 
 fn walk_board() -> impl Strategy<Value = String> {
@@ -288,11 +293,18 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     /// The plain-walk shortcut of prepared turns on the levels it is for:
-    /// one YOU thing among docks, crates and WIN things, sometimes sharing
-    /// their cells; every input from each state against the reference.
+    /// one YOU thing among docks, crates, WIN things, water that sinks,
+    /// DEFEAT, FRAIL sand, plates and gates, sometimes sharing their cells;
+    /// every input from each state against the reference.
     #[test]
-    fn prepared_walks_match_the_reference(b in walk_board(), moves in inputs()) {
-        let game = Game::new(&testkit::level(&b));
+    fn prepared_walks_match_the_reference(
+        b in walk_board(),
+        mech in prop::sample::select(vec![0u8, 8, 16, 24]),
+        moves in inputs(),
+    ) {
+        // FRAIL leftovers and terrain sometimes; no automata or pairs,
+        // which rule plain walks out.
+        let game = Game::new(&level_of(&b, mech));
         let (mut s, _) = game.reset();
         let mut sc = Scratch::default();
         let mut reference = Scratch::reference();

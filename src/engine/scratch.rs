@@ -102,9 +102,9 @@ pub(crate) struct TurnStart {
 
 /// A state whose turns, for an input that moves its single YOU thing into
 /// an empty cell, reduce to that one move: the level has no automata and no
-/// channels, no noun is FRAIL, SINK, DEFEAT, FLOAT or in a pair, no rule
-/// transforms, and the YOU thing is alone in its cell. Such a turn moves
-/// nothing else, forms the state's own rules, and leaves WIN and GOAL as
+/// pairs, no noun is FLOAT, no rule transforms, and the YOU thing is alone
+/// in its cell. Such a turn moves nothing else, brings nothing together and
+/// parts nothing, forms the state's own rules, and leaves WIN and GOAL as
 /// they stand at the start (neither the cell left nor the cell entered
 /// holds anything else), so the solver's commonest turn costs a copy of the
 /// state's words.

@@ -5,7 +5,7 @@ use super::parse::Rules;
 use super::report::*;
 use super::scratch::{Channels, NONE, Scratch, Walk, relink_lists};
 use super::state::{self, State};
-use super::vocab::{DEFEAT, FLOAT, FRAIL, GOAL, PUSH, SINK, STOP, Tok, YOU};
+use super::vocab::{FLOAT, FRAIL, GOAL, PUSH, STOP, Tok, YOU};
 use std::sync::Arc;
 
 /// Adds a parse's rules to the turn's formed set, kept sorted so the solver
@@ -235,12 +235,15 @@ impl Game {
 
     /// The plain walk of the state step 1 just built in `sc`, if it has one.
     fn walk(&self, sc: &Scratch, rules0: &Rules) -> Option<Walk> {
+        // SINK, DEFEAT, FRAIL and channels need no exclusion: a settled
+        // state has no SINK or DEFEAT contact left to resolve and its gates
+        // are as the gate step leaves them, and a walk from a cell where the
+        // mover is alone into an empty one brings nothing together, parts
+        // nothing (no crumbling) and presses or frees no plate.
         let simple = self.automata.is_empty()
             && self.pairs.is_empty()
-            && !self.has_channels
-            && !sc.any_frail
             && rules0.transforms.is_empty()
-            && rules0.any_props & (SINK | DEFEAT | FLOAT | FRAIL) == 0;
+            && rules0.any_props & FLOAT == 0;
         let &[mover] = &sc.movers[..] else {
             return None;
         };
@@ -288,11 +291,16 @@ impl Game {
         }
         let mut o = t0.head[y as usize * usize::from(self.width) + x as usize];
         if o != NONE {
-            // Occupants in id order, as `plan` meets them: a PUSH thing
-            // needs the full turn; a STOP thing before it refuses the move.
+            // Occupants in id order, as `plan` meets them: a closed gate
+            // refuses the move; a PUSH thing needs the full turn; a STOP
+            // thing before it refuses the move.
             while o != NONE {
                 let oi = usize::from(o);
-                let p = self.ent_props(rules, oi, &sc.start[oi]);
+                let occupant = sc.start[oi];
+                if self.is_gate(oi, &occupant) && !occupant.open() {
+                    return refuse(rep, BlockReason::Gate, Some(o));
+                }
+                let p = self.ent_props(rules, oi, &occupant);
                 if p & PUSH != 0 {
                     return None;
                 }
