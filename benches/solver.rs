@@ -49,8 +49,9 @@ fn median(mut xs: Vec<f64>) -> f64 {
 }
 
 /// Solves `game` [`RUNS`] times and prints the median figures; returns
-/// (states expanded, median seconds) for the set's total.
-fn run(name: &str, game: &Game, budget: u64, runs: usize) -> (u64, f64) {
+/// (states expanded, median seconds, seconds the raw inserts of as many
+/// keys of this level's size take) for the set's total.
+fn run(name: &str, game: &Game, budget: u64, runs: usize) -> (u64, f64, f64) {
     let cancel = AtomicBool::new(false);
     let limits = Limits {
         states: budget,
@@ -65,7 +66,7 @@ fn run(name: &str, game: &Game, budget: u64, runs: usize) -> (u64, f64) {
         out = Some(o);
     }
     let Some(out) = out else {
-        return (0, 0.0);
+        return (0, 0.0, 0.0);
     };
     let secs = median(times);
     let space = LevelSpace::new(game, Constraints::default());
@@ -95,12 +96,12 @@ fn run(name: &str, game: &Game, budget: u64, runs: usize) -> (u64, f64) {
         raw,
         100.0 * rate / raw
     );
-    (out.expanded, secs)
+    (out.expanded, secs, out.expanded as f64 / raw)
 }
 
 fn main() {
     println!("solver benchmark (plain solve, one core, medians of {RUNS} runs)");
-    let mut total = (0u64, 0f64);
+    let mut total = (0u64, 0f64, 0f64);
     // `MIAU_BENCH_LEVEL=id` runs one level (for profiling).
     let only = std::env::var("MIAU_BENCH_LEVEL").ok();
     let mut paths: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/packs"))
@@ -119,23 +120,24 @@ fn main() {
                 continue;
             }
             let game = Game::new(level);
-            let (n, secs) = run(
-                &format!("{}/{}", pack.id, level.id.text),
-                &game,
-                5_000_000,
-                RUNS,
-            );
+            let name = format!("{}/{}", pack.id, level.id.text);
+            let (n, secs, raw_secs) = run(&name, &game, 5_000_000, RUNS);
             total.0 += n;
             total.1 += secs;
+            total.2 += raw_secs;
         }
     }
+    // The set's ratio: its time against the time raw inserts of as many
+    // keys, each level's key size, take.
     println!(
-        "{:<28} {:>9} expanded {:>19} {:>7.3} s {:>10.0} states/s",
+        "{:<28} {:>9} expanded {:>19} {:>7.3} s {:>10.0} states/s | raw insert time {:.3} s, ratio {:>5.2}%",
         "the set",
         total.0,
         "",
         total.1,
-        total.0 as f64 / total.1.max(1e-9)
+        total.0 as f64 / total.1.max(1e-9),
+        total.2,
+        100.0 * total.2 / total.1.max(1e-9)
     );
     if std::env::var_os("MIAU_BENCH_PROOF").is_some() {
         // An open room with loose rocks and no WIN: every state is reachable
@@ -152,7 +154,7 @@ fn main() {
                      # # # # # # # # # # #\n\
                      WALL IS STOP";
         let game = Game::new(&testkit::level(board));
-        run("proof/open-room", &game, 50_000_000, 1);
+        let _ = run("proof/open-room", &game, 50_000_000, 1);
         if let Some(mib) = peak_rss_mib() {
             println!("peak resident memory of the whole run: {mib:.0} MiB");
         }
