@@ -390,3 +390,29 @@ fn large_boards_do_not_panic() {
         let _ = play.input(m);
     }
 }
+
+/// `step_prepared` without a prepared state of its own game rejects every
+/// input instead of reading another game's turn start.
+#[test]
+fn unprepared_turns_are_rejected() {
+    let a = Game::new(&testkit::level("MIAU IS YOU\n. m ."));
+    let b = Game::new(&testkit::level("MIAU IS YOU . .\n. . m . .\nm . . . ."));
+    let mut sc = Scratch::default();
+    let mut rep = TurnReport::default();
+    let mut out = Vec::new();
+    assert_eq!(
+        a.step_prepared(Input::Left, &mut sc, false, &mut rep, &mut out),
+        Err(Rejection::NoYou)
+    );
+    let (s, _) = a.reset();
+    assert_eq!(a.prepare(s.words(), &mut sc), Ok(()));
+    assert_eq!(
+        b.step_prepared(Input::Left, &mut sc, false, &mut rep, &mut out),
+        Err(Rejection::NoYou)
+    );
+    assert!(out.is_empty());
+    assert_eq!(
+        a.step_prepared(Input::Left, &mut sc, false, &mut rep, &mut out),
+        Ok(())
+    );
+}

@@ -31,7 +31,6 @@ impl Game {
         // Taken, not cloned (no reference-count traffic); the turn puts it
         // back when it ends. Missing only when nothing was prepared.
         let Some(rules) = sc.t0.rules.take() else {
-            debug_assert!(false, "step_prepared without a prepared state");
             return Err(Rejection::NoYou);
         };
         if std::mem::take(&mut sc.t0.fresh) {
@@ -436,7 +435,9 @@ impl Game {
 
     /// The turn for `input` from the state of the last successful
     /// [`Game::prepare`] on `sc` (as [`Game::step_words`] from that state,
-    /// without comparing the state again).
+    /// without comparing the state again). When the last prepare failed, it
+    /// gives the same rejection; when `sc` was never prepared for this game,
+    /// every input is rejected as [`Rejection::NoYou`].
     pub fn step_prepared(
         &self,
         input: Input,
@@ -446,6 +447,10 @@ impl Game {
         out: &mut Vec<u32>,
     ) -> Result<(), Rejection> {
         rep.clear();
+        if sc.t0.stamp != self.stamp {
+            // Prepared for another game (or not at all): nothing to move.
+            return Err(Rejection::NoYou);
+        }
         if sc.reference {
             let words = std::mem::take(&mut sc.t0.words);
             let r = self.step_words(&words, input, sc, detail, rep, out);
