@@ -38,9 +38,9 @@ pub struct RuleRecord {
     pub axis: Axis,
     /// Cell of the sentence's first word (`(0, 0)` for terrain records).
     pub at: (u8, u8),
-    /// Index of the subject word in [`RuleRecord::words`]; terrain: 0.
+    /// Index of the subject word in the record's [`Rules::words`]; terrain: 0.
     pub subject_index: u8,
-    /// Index of the predicate word in [`RuleRecord::words`]; terrain: 0.
+    /// Index of the predicate word in the record's [`Rules::words`]; terrain: 0.
     pub predicate_index: u8,
     /// Order among terrain records (0 for board records).
     terrain_rank: u16,
