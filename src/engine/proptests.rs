@@ -169,6 +169,73 @@ proptest! {
     }
 }
 
+/// Along the random walk `moves` from reset: prepares each state and steps
+/// every input in a row from it (`step_prepared`, each turn restoring what
+/// the previous one changed), with and without detail, and checks each turn
+/// against the reference mode: the same successor words, flags, goals,
+/// formed rules and refusals, the whole report with detail, and the
+/// plain-walk hint a search relies on (only that word and the won flag
+/// changed).
+fn check_prepared_turns(game: &Game, moves: &[Input]) -> Result<(), TestCaseError> {
+    let (mut s, _) = game.reset();
+    let mut sc = Scratch::default();
+    let mut reference = Scratch::reference();
+    let mut rep = TurnReport::default();
+    for &m in moves {
+        let prepared = game.prepare(s.words(), &mut sc);
+        for input in [
+            Input::Up,
+            Input::Down,
+            Input::Left,
+            Input::Right,
+            Input::Wait,
+        ] {
+            let mut out = Vec::new();
+            let fast = prepared
+                .and_then(|()| game.step_prepared(input, &mut sc, false, &mut rep, &mut out));
+            let walked = sc.walked();
+            let slow = game.step_with(&s, input, &mut reference, true);
+            let mut detailed = TurnReport::default();
+            let mut out2 = Vec::new();
+            let full = prepared
+                .and_then(|()| game.step_prepared(input, &mut sc, true, &mut detailed, &mut out2));
+            if let (TurnResult::Accepted { report, .. }, Ok(())) = (&slow, &full) {
+                prop_assert_eq!(&**report, &detailed);
+                prop_assert_eq!(&out, &out2);
+            }
+            match (&slow, &fast) {
+                (TurnResult::Accepted { state, report }, Ok(())) => {
+                    prop_assert_eq!(state.words(), &out[..]);
+                    if let Some(i) = walked {
+                        for (k, (a, b)) in s.words().iter().zip(&out).enumerate() {
+                            prop_assert!(a == b || k == i || k + 1 == out.len());
+                        }
+                    }
+                    prop_assert_eq!(report.won, rep.won);
+                    prop_assert_eq!(report.lost_control, rep.lost_control);
+                    prop_assert_eq!(report.goals, rep.goals);
+                    prop_assert_eq!(report.word_moved, rep.word_moved);
+                    prop_assert_eq!(report.word_moved_by_you, rep.word_moved_by_you);
+                    prop_assert_eq!(&report.formed, &rep.formed);
+                }
+                (TurnResult::Rejected { reason, blocked }, Err(r)) => {
+                    prop_assert_eq!(reason, r);
+                    prop_assert_eq!(blocked, &rep.blocked);
+                    prop_assert!(out.is_empty());
+                }
+                _ => prop_assert!(
+                    false,
+                    "prepared {fast:?} and reference {slow:?} disagree on {input:?}"
+                ),
+            }
+        }
+        if let TurnResult::Accepted { state, .. } = game.step(&s, m) {
+            s = state;
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -178,55 +245,7 @@ proptest! {
     /// reference mode's turns, along a random walk of states.
     #[test]
     fn prepared_turns_match_the_reference(b in board(), mech in 0u8..32, moves in inputs()) {
-        let l = level_of(&b, mech);
-        let game = Game::new(&l);
-        let (mut s, _) = game.reset();
-        let mut sc = Scratch::default();
-        let mut reference = Scratch::reference();
-        let mut rep = TurnReport::default();
-        let all = [Input::Up, Input::Down, Input::Left, Input::Right, Input::Wait];
-        for m in moves {
-            let prepared = game.prepare(s.words(), &mut sc);
-            for input in all {
-                let mut out = Vec::new();
-                let fast = match prepared {
-                    Ok(()) => game.step_prepared(input, &mut sc, false, &mut rep, &mut out),
-                    Err(r) => Err(r),
-                };
-                let slow = game.step_with(&s, input, &mut reference, true);
-                // With detail, the prepared turn's whole report matches too.
-                let mut detailed = TurnReport::default();
-                let mut out2 = Vec::new();
-                let full = match prepared {
-                    Ok(()) => game.step_prepared(input, &mut sc, true, &mut detailed, &mut out2),
-                    Err(r) => Err(r),
-                };
-                if let (TurnResult::Accepted { report, .. }, Ok(())) = (&slow, &full) {
-                    prop_assert_eq!(&**report, &detailed);
-                    prop_assert_eq!(&out, &out2);
-                }
-                match (&slow, &fast) {
-                    (TurnResult::Accepted { state, report }, Ok(())) => {
-                        prop_assert_eq!(state.words(), &out[..]);
-                        prop_assert_eq!(report.won, rep.won);
-                        prop_assert_eq!(report.lost_control, rep.lost_control);
-                        prop_assert_eq!(report.goals, rep.goals);
-                        prop_assert_eq!(report.word_moved, rep.word_moved);
-                        prop_assert_eq!(report.word_moved_by_you, rep.word_moved_by_you);
-                        prop_assert_eq!(&report.formed, &rep.formed);
-                    }
-                    (TurnResult::Rejected { reason, blocked }, Err(r)) => {
-                        prop_assert_eq!(reason, r);
-                        prop_assert_eq!(blocked, &rep.blocked);
-                        prop_assert!(out.is_empty());
-                    }
-                    _ => prop_assert!(false, "prepared {fast:?} and reference {slow:?} disagree on {input:?}"),
-                }
-            }
-            if let TurnResult::Accepted { state, .. } = game.step(&s, m) {
-                s = state;
-            }
-        }
+        check_prepared_turns(&Game::new(&level_of(&b, mech)), &moves)?;
     }
 }
 
@@ -304,43 +323,7 @@ proptest! {
     ) {
         // FRAIL leftovers and terrain sometimes; no automata or pairs,
         // which rule plain walks out.
-        let game = Game::new(&level_of(&b, mech));
-        let (mut s, _) = game.reset();
-        let mut sc = Scratch::default();
-        let mut reference = Scratch::reference();
-        let mut rep = TurnReport::default();
-        for m in moves {
-            let prepared = game.prepare(s.words(), &mut sc);
-            for input in [Input::Up, Input::Down, Input::Left, Input::Right, Input::Wait] {
-                let mut out = Vec::new();
-                let fast = prepared.and_then(|()| game.step_prepared(input, &mut sc, false, &mut rep, &mut out));
-                match (game.step_with(&s, input, &mut reference, true), fast) {
-                    (TurnResult::Accepted { state, report }, Ok(())) => {
-                        prop_assert_eq!(state.words(), &out[..]);
-                        if let Some(i) = sc.walked() {
-                            // The hint a search relies on: only word `i` changed
-                            // (and the won flag, on a winning walk).
-                            for (k, (a, b)) in s.words().iter().zip(&out).enumerate() {
-                                prop_assert!(a == b || k == i || k + 1 == out.len());
-                            }
-                        }
-                        prop_assert_eq!(report.won, rep.won);
-                        prop_assert_eq!(report.goals, rep.goals);
-                        prop_assert_eq!(report.lost_control, rep.lost_control);
-                        prop_assert_eq!(&report.formed, &rep.formed);
-                    }
-                    (TurnResult::Rejected { reason, blocked }, Err(r)) => {
-                        prop_assert_eq!(reason, r);
-                        prop_assert_eq!(&blocked, &rep.blocked);
-                        prop_assert!(out.is_empty());
-                    }
-                    (slow, fast) => prop_assert!(false, "{slow:?} vs {fast:?} on {input:?}\n{b}"),
-                }
-            }
-            if let TurnResult::Accepted { state, .. } = game.step(&s, m) {
-                s = state;
-            }
-        }
+        check_prepared_turns(&Game::new(&level_of(&b, mech)), &moves)?;
     }
 }
 
