@@ -22,7 +22,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = ide::code_lenses(&a);
     let _ = ide::format(&a);
     let _ = ide::code_actions(&a, miau::span::Span::new(0, text.len()));
+    let cancel = std::sync::atomic::AtomicBool::new(false);
     for l in a.ast_levels() {
-        let _ = ide::check_level(&a, &l.id.text);
+        let _ = ide::check_level(&a, &l.id.text, &cancel);
     }
 });
