@@ -106,11 +106,6 @@ impl Ent {
         self.0 & 0u32.wrapping_sub(self.0 >> 31)
     }
 
-    #[inline]
-    fn unpack(w: u32) -> Ent {
-        Ent(w)
-    }
-
     /// The entity of a state word.
     #[inline]
     pub(crate) fn from_word(w: u32) -> Ent {
@@ -128,7 +123,7 @@ impl State {
     }
 
     pub(crate) fn ent(&self, i: usize) -> Ent {
-        Ent::unpack(self.data[i])
+        Ent::from_word(self.data[i])
     }
 
     pub(crate) fn unpack_into(
@@ -185,7 +180,7 @@ pub(crate) fn unpack_into(
     phases: &mut Vec<u8>,
 ) {
     ents.clear();
-    ents.extend(words[..n].iter().map(|&w| Ent::unpack(w)));
+    ents.extend(words[..n].iter().map(|&w| Ent::from_word(w)));
     phases.clear();
     phases.extend((0..na).map(|i| phase_at(words, n, i)));
 }

@@ -67,38 +67,32 @@ impl Game {
         // GOAL things.
         sc.movers.clear();
         sc.t0.contact_things.clear();
+        let (movers, things) = (&mut sc.movers, &mut sc.t0.contact_things);
+        let mut classify = |i: usize, e: &state::Ent| {
+            let p = self.ent_props(&rules0, i, e);
+            if p & YOU != 0 {
+                movers.push(i as u16);
+            }
+            if p & (YOU | GOAL) != 0 {
+                things.push(i as u16);
+            }
+        };
         if !sc.reference && state::same_nouns(&sc.ents, &self.init_ents) {
             // Every thing is live with its reset noun (the usual case): only
             // the things of nouns that are YOU or GOAL need looking at
             // (words are only PUSH).
             for (noun, &p) in rules0.props.iter().enumerate() {
-                if p & (YOU | GOAL) == 0 {
-                    continue;
-                }
-                for &i in self.things_by_noun.get(noun).into_iter().flatten() {
-                    let p = self.ent_props(&rules0, usize::from(i), &sc.ents[usize::from(i)]);
-                    if p & YOU != 0 {
-                        sc.movers.push(i);
-                    }
-                    if p & (YOU | GOAL) != 0 {
-                        sc.t0.contact_things.push(i);
+                if p & (YOU | GOAL) != 0 {
+                    for &i in self.things_by_noun.get(noun).into_iter().flatten() {
+                        classify(usize::from(i), &sc.ents[usize::from(i)]);
                     }
                 }
             }
-            sc.movers.sort_unstable();
-            sc.t0.contact_things.sort_unstable();
+            movers.sort_unstable();
+            things.sort_unstable();
         } else {
-            for (i, e) in sc.ents.iter().enumerate() {
-                if !e.alive() {
-                    continue;
-                }
-                let p = self.ent_props(&rules0, i, e);
-                if p & YOU != 0 {
-                    sc.movers.push(i as u16);
-                }
-                if p & (YOU | GOAL) != 0 {
-                    sc.t0.contact_things.push(i as u16);
-                }
+            for (i, e) in sc.ents.iter().enumerate().filter(|(_, e)| e.alive()) {
+                classify(i, e);
             }
         }
         if sc.movers.is_empty() {

@@ -95,9 +95,7 @@ pub fn update_word(fp: u128, i: usize, old: u32, new: u32) -> u128 {
 #[inline]
 fn swap_terms(mut fp: u128, base: usize, old: &[u32], new: &[u32]) -> u128 {
     for (k, (&x, &y)) in old.iter().zip(new).enumerate() {
-        if x != y {
-            fp ^= term(base + k, x) ^ term(base + k, y);
-        }
+        fp = update_word(fp, base + k, x, y);
     }
     fp
 }
