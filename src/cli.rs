@@ -159,6 +159,13 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
     },
+    /// Print the catalogue of a set of packs as Markdown: one row per level
+    /// (world, id, title, category, teaches, steps, flags, proofs).
+    Catalogue {
+        /// `.miau` or pack JSON files, or directories holding them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
     /// Print the documentation page of a diagnostic code or name.
     Explain {
         /// A code (`M301`) or name (`undeclared-property-word`).
@@ -191,6 +198,7 @@ pub fn main() -> ExitCode {
         Command::Import { input, out } => import(&input, out.as_deref()),
         Command::Fmt { check, inputs } => fmt(&inputs, check),
         Command::Explain { code } => explain(&code),
+        Command::Catalogue { inputs } => catalogue(&inputs),
         Command::Replay {
             file,
             level,
@@ -597,6 +605,37 @@ fn fmt(inputs: &[PathBuf], check: bool) -> u8 {
         }
     }
     status
+}
+
+/// `miauc catalogue`: every pack must build; the document goes to stdout.
+fn catalogue(inputs: &[PathBuf]) -> u8 {
+    let files = match collect_sources(inputs, &["miau", "json"]) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("miauc: {e}");
+            return 2;
+        }
+    };
+    let mut packs = Vec::new();
+    for path in &files {
+        let Some((_, pack)) = load_pack(path) else {
+            return 1;
+        };
+        // Forward slashes, so the document is the same on every platform.
+        let shown = path.to_string_lossy().replace('\\', "/");
+        packs.push((shown, pack));
+    }
+    let entries: Vec<crate::catalogue::Entry<'_>> = packs
+        .iter()
+        .map(|(path, pack)| crate::catalogue::Entry { path, pack })
+        .collect();
+    let shown: Vec<String> = inputs
+        .iter()
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .collect();
+    let command = format!("miauc catalogue {}", shown.join(" "));
+    print!("{}", crate::catalogue::document(&entries, &command));
+    0
 }
 
 fn explain(code: &str) -> u8 {
