@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 pub mod files;
 mod stage4;
-pub use stage4::CheckFormat;
+pub use stage4::{CheckFormat, SolveFormat};
 
 /// The authoring toolchain for Miau Is True packs.
 #[derive(Parser, Debug)]
@@ -28,10 +28,13 @@ pub struct Cli {
 /// How diagnostics are printed.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
-    /// For people: `file:line:col: severity[CODE name] message` and the source line.
+    /// For people, rustc's way: `warning[M403]: message`, `--> file:line:col`,
+    /// the source line with markers, `= help:` lines.
     #[default]
     Human,
-    /// One JSON object per line, for tools.
+    /// One line per diagnostic: `file:line:col: severity[CODE name] message`.
+    Concise,
+    /// One JSON object per line, for tools (every diagnostic, no summary).
     Json,
 }
 
@@ -51,9 +54,129 @@ pub struct Report {
     /// Make warnings fail the run (`--deny warnings`).
     #[arg(long, value_enum)]
     pub deny: Option<Deny>,
-    /// Also print hints.
+    /// Also print infos and hints (infos are hidden by default).
     #[arg(long)]
     pub hints: bool,
+    /// Also print infos.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print only errors and the summary line.
+    #[arg(short, long, conflicts_with_all = ["verbose", "hints"])]
+    pub quiet: bool,
+}
+
+impl Report {
+    /// What a human-readable run shows under these options.
+    pub fn show(&self) -> Show {
+        Show {
+            verbose: self.verbose,
+            quiet: self.quiet,
+            hints: self.hints,
+            deny_warnings: self.deny == Some(Deny::Warnings),
+        }
+    }
+}
+
+/// Which diagnostics a human-readable run prints. Errors always; warnings
+/// unless `-q` (denied warnings are errors, so always); infos with
+/// `--verbose` or `--hints`; hints with `--hints`. Machine formats print
+/// everything (hints with `--hints`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Show {
+    /// `--verbose`.
+    pub verbose: bool,
+    /// `-q`.
+    pub quiet: bool,
+    /// `--hints`.
+    pub hints: bool,
+    /// `--deny warnings`.
+    pub deny_warnings: bool,
+}
+
+impl Show {
+    /// Whether `d` is printed.
+    pub fn shows(&self, d: &Diagnostic) -> bool {
+        match d.severity {
+            Severity::Error => true,
+            Severity::Warning => !self.quiet || self.deny_warnings,
+            Severity::Info => !self.quiet && (self.verbose || self.hints),
+            Severity::Hint => !self.quiet && self.hints,
+        }
+    }
+
+    /// The renderer's style.
+    pub fn style(&self, color: bool) -> render::Style {
+        render::Style {
+            color,
+            deny_warnings: self.deny_warnings,
+        }
+    }
+}
+
+/// The counts a run's summary line gives.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tally {
+    /// Errors.
+    pub errors: usize,
+    /// Warnings (denied or not).
+    pub warnings: usize,
+    /// Infos not printed.
+    pub hidden_infos: usize,
+    /// Hints not printed.
+    pub hidden_hints: usize,
+}
+
+impl Tally {
+    /// Counts `diags` as `show` prints them.
+    pub fn add(&mut self, diags: &[Diagnostic], show: Show) {
+        for d in diags {
+            match d.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+                Severity::Info if !show.shows(d) => self.hidden_infos += 1,
+                Severity::Hint if !show.shows(d) => self.hidden_hints += 1,
+                Severity::Info | Severity::Hint => {}
+            }
+        }
+    }
+
+    /// `0 errors, 2 warnings (14 infos hidden)`.
+    pub fn counts(&self) -> String {
+        let mut out = format!(
+            "{}, {}",
+            plural(self.errors, "error"),
+            plural(self.warnings, "warning")
+        );
+        let hidden: Vec<String> = [(self.hidden_infos, "info"), (self.hidden_hints, "hint")]
+            .into_iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, w)| plural(n, w))
+            .collect();
+        if !hidden.is_empty() {
+            out.push_str(&format!(" ({} hidden)", hidden.join(", ")));
+        }
+        out
+    }
+
+    /// The line after the summary when `--deny warnings` turned warnings
+    /// into failures: `error: 2 warnings denied`.
+    pub fn denied(&self, show: Show) -> Option<String> {
+        (show.deny_warnings && self.warnings > 0).then(|| {
+            format!(
+                "error: {} denied (--deny warnings)",
+                plural(self.warnings, "warning")
+            )
+        })
+    }
+}
+
+/// "1 level", "3 levels".
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 /// The subcommands.
@@ -132,9 +255,19 @@ pub enum Command {
         /// Check only shard I of N (`--shard 2/4`), to split levels across machines.
         #[arg(long)]
         shard: Option<String>,
-        /// Also print hints.
+        /// Also print infos and hints (infos are hidden by default).
         #[arg(long)]
         hints: bool,
+        /// Also print infos and each level's result line.
+        #[arg(short, long)]
+        verbose: bool,
+        /// Print only errors and the summary line.
+        #[arg(short, long, conflicts_with_all = ["verbose", "hints"])]
+        quiet: bool,
+        /// Write the solver's route as `solution` and `steps` into `.miau`
+        /// files where they are missing or wrong (M337, M410, M411).
+        #[arg(long)]
+        fix: bool,
     },
     /// Find the shortest route of one level, optionally under constraints.
     Solve {
@@ -160,8 +293,8 @@ pub enum Command {
         #[arg(long)]
         no_word_loss: bool,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
-        format: CheckFormat,
+        #[arg(long, value_enum, default_value_t = SolveFormat::Human)]
+        format: SolveFormat,
     },
     /// Print the catalogue of a set of packs as Markdown: one row per level
     /// (world, id, title, category, teaches, steps, flags, proofs).
@@ -219,6 +352,9 @@ pub fn main() -> ExitCode {
             format,
             shard,
             hints,
+            verbose,
+            quiet,
+            fix,
         } => stage4::check(&stage4::CheckArgs {
             inputs,
             level,
@@ -228,6 +364,9 @@ pub fn main() -> ExitCode {
             format,
             shard,
             hints,
+            verbose,
+            quiet,
+            fix,
         }),
         Command::Solve {
             file,
@@ -271,20 +410,25 @@ pub fn read_source(path: &Path) -> Result<(String, Vec<Diagnostic>), String> {
 /// Print diagnostics to stderr in the chosen format; return whether the run fails.
 pub fn print_diagnostics(name: &str, text: &str, diags: &[Diagnostic], report: &Report) -> bool {
     let file = SourceFile::new(name, text);
-    let shown: Vec<Diagnostic> = diags
-        .iter()
-        .filter(|d| report.hints || d.severity != Severity::Hint)
-        .cloned()
-        .collect();
+    let show = report.show();
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
+    let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
     match report.format {
-        Format::Human => {
-            let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            let _ = write!(err, "{}", render::human(&file, &shown, color));
+        Format::Human | Format::Concise => {
+            let shown: Vec<Diagnostic> = diags.iter().filter(|d| show.shows(d)).cloned().collect();
+            let text = if report.format == Format::Human {
+                render::human(&file, &shown, show.style(color))
+            } else {
+                render::concise(&file, &shown, show.style(color))
+            };
+            let _ = write!(err, "{text}");
         }
         Format::Json => {
-            for d in &shown {
+            for d in diags
+                .iter()
+                .filter(|d| report.hints || d.severity != Severity::Hint)
+            {
                 let _ = writeln!(err, "{}", render::json_line(&file, d));
             }
         }
@@ -310,6 +454,11 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
     };
     let mut guard = OutputGuard::new(&sources);
     let mut failed = false;
+    let mut tally = Tally::default();
+    let show = report.show();
+    let mut packs = 0usize;
+    let mut written = 0usize;
+    let human = report.format != Format::Json;
     for source in sources {
         let path = source.path;
         let (text, mut diags) = match read_source(&path) {
@@ -324,7 +473,9 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
         diags.extend(compiled.diagnostics.iter().cloned());
         let name = path.display().to_string();
         let fail = print_diagnostics(&name, &text, &diags, report);
+        tally.add(&diags, show);
         failed |= fail;
+        packs += 1;
         let Some(pack) = compiled.pack.filter(|_| !fail) else {
             continue;
         };
@@ -344,9 +495,22 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
             failed = true;
             continue;
         }
-        eprintln!("wrote {}", target.display());
+        written += 1;
+        if !show.quiet && human {
+            eprintln!("wrote {}", target.display());
+        }
         if link {
             println!("{}: {}", pack.id, crate::share::encode(&json));
+        }
+    }
+    if human {
+        eprintln!(
+            "{}, {written} written: {}",
+            plural(packs, "pack"),
+            tally.counts()
+        );
+        if let Some(line) = tally.denied(show) {
+            eprintln!("{line}");
         }
     }
     u8::from(failed)

@@ -26,7 +26,7 @@ const BROKEN: &str = "tests/fixtures/check/broken.miau";
 
 #[test]
 fn broken_levels_each_give_their_code() {
-    let (code, out, _) = miauc(&["check", BROKEN, "--jobs", "2"]);
+    let (code, out, _) = miauc(&["check", BROKEN, "--jobs", "2", "--verbose"]);
     assert_eq!(code, 1, "{out}");
     for (level, code) in [
         ("sealed", "M401"),
@@ -41,8 +41,9 @@ fn broken_levels_each_give_their_code() {
         ("standing", "M412"),
     ] {
         assert!(
-            out.lines()
-                .any(|l| l.contains(&format!("[{code} ")) && l.contains(&format!("Level {level}"))),
+            out.lines().any(
+                |l| l.contains(&format!("[{code}]: ")) && l.contains(&format!("Level {level}"))
+            ),
             "{level} {code} missing:\n{out}"
         );
     }
@@ -69,7 +70,7 @@ fn json_output_carries_codes_and_level_results() {
 
 #[test]
 fn level_and_shard_select_levels() {
-    let (code, out, _) = miauc(&["check", BROKEN, "--level", "short"]);
+    let (code, out, _) = miauc(&["check", BROKEN, "--level", "short", "--verbose"]);
     assert_eq!(code, 0, "warnings alone pass: {out}");
     assert!(out.contains("level short: solved in 2 steps, route RR"));
     assert!(!out.contains("level sealed"));
@@ -81,7 +82,7 @@ fn level_and_shard_select_levels() {
     assert_eq!(code, 2);
     let mut seen = Vec::new();
     for shard in ["1/2", "2/2"] {
-        let (_, out, _) = miauc(&["check", BROKEN, "--shard", shard]);
+        let (_, out, _) = miauc(&["check", BROKEN, "--shard", shard, "--verbose"]);
         seen.extend(
             out.lines()
                 .filter(|l| l.contains(": level "))
@@ -89,7 +90,7 @@ fn level_and_shard_select_levels() {
         );
     }
     seen.sort();
-    let (_, all, _) = miauc(&["check", BROKEN]);
+    let (_, all, _) = miauc(&["check", BROKEN, "--verbose"]);
     let mut whole: Vec<String> = all
         .lines()
         .filter(|l| l.contains(": level "))
@@ -101,7 +102,7 @@ fn level_and_shard_select_levels() {
 
 #[test]
 fn clockwork_passes_and_is_hands_off() {
-    let (code, out, _) = miauc(&["check", "packs/clockwork.miau"]);
+    let (code, out, _) = miauc(&["check", "packs/clockwork.miau", "--verbose"]);
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("level mouse-keeps-time: solved in 11 steps, route DRRRRRRRRRR"),
@@ -121,7 +122,13 @@ fn small_crate_works_levels_pass() {
         ("door-stop", "LURRURDDURRRRRR", "BYPASS (allowed)"),
         ("jam", "RRRRRRR", "BYPASS (allowed)"),
     ] {
-        let (code, out, _) = miauc(&["check", "packs/crate-works.miau", "--level", level]);
+        let (code, out, _) = miauc(&[
+            "check",
+            "packs/crate-works.miau",
+            "--level",
+            level,
+            "--verbose",
+        ]);
         assert_eq!(code, 0, "{out}");
         let line = format!(
             "level {level}: solved in {} steps, route {route}",
@@ -136,7 +143,7 @@ fn small_crate_works_levels_pass() {
 /// the test profile builds the binary with optimisations (Cargo.toml), so it runs in seconds.
 #[test]
 fn bundled_packs_pass() {
-    let (code, out, err) = miauc(&["check", "packs"]);
+    let (code, out, err) = miauc(&["check", "packs", "--verbose"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("level short-one-crate: solved in 36 steps"),
@@ -417,4 +424,88 @@ fn solve_keep_searches_wins_that_keep_a_rule() {
         err.contains("--keep \"MIAU IS WIN\" proves nothing on level low-tide"),
         "{err}"
     );
+}
+
+/// A passing `--deny warnings` run prints one summary line and nothing
+/// else; a failing one prints each diagnostic once, rustc's way, then
+/// the denial and the summary.
+#[test]
+fn human_output_is_quiet_and_sums_up() {
+    let (code, out, err) = miauc(&["check", "packs/clockwork.miau", "--deny", "warnings"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(
+        out.starts_with("checked 6 levels in 1 pack: 6 solved, 0 errors, 0 warnings ("),
+        "{out}"
+    );
+    let (code, out, _) = miauc(&["check", CLAIMS, "--level", "low-tide", "--deny", "warnings"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("check_low_tide_denied", out);
+    // Each diagnostic once: no second header for the same code.
+    assert_eq!(out.matches("M319").count(), 1, "{out}");
+    // -q: errors (denied warnings are errors) and the summary only.
+    let (_, quiet, _) = miauc(&["check", CLAIMS, "--level", "low-tide", "-q"]);
+    assert!(quiet.contains("error[M418]"), "{quiet}");
+    assert!(!quiet.contains("M319"), "{quiet}");
+    assert!(
+        quiet
+            .ends_with("checked 1 level in 1 pack: 1 solved, 1 error, 1 warning (1 info hidden)\n")
+            || quiet
+                .lines()
+                .last()
+                .is_some_and(|l| l.starts_with("checked 1 level in 1 pack")),
+        "{quiet}"
+    );
+    // --format concise: one line per diagnostic.
+    let (_, concise, _) = miauc(&[
+        "check", CLAIMS, "--level", "low-tide", "--format", "concise",
+    ]);
+    let lines: Vec<&str> = concise.lines().collect();
+    assert!(lines[0].starts_with("tests/fixtures/check/claims.miau:16:3: error[M418 must-lose-word-avoidable] Level low-tide"), "{concise}");
+    assert!(
+        lines.last().unwrap().starts_with("checked 1 level"),
+        "{concise}"
+    );
+}
+
+#[test]
+fn unknown_level_is_named_before_any_pack_diagnostic() {
+    let (code, out, err) = miauc(&["check", CLAIMS, "--level", "lowtide"]);
+    assert_eq!(code, 2);
+    assert_eq!(out, "", "nothing of the pack is printed");
+    assert_eq!(
+        err.trim_end(),
+        "miauc: no level lowtide in the inputs; did you mean `low-tide`? The levels are: low-tide, dry-route, plug, nothing-to-break."
+    );
+    let (code, _, err) = miauc(&["solve", CLAIMS, "--level", "low_tide"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `low-tide`?"), "{err}");
+}
+
+#[test]
+fn check_fix_records_the_solvers_routes() {
+    let dir = std::env::temp_dir().join(format!("miau-check-fix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("fix.miau");
+    let src = "pack fix {\n  name    \"Fix\"\n  version \"1.0.0\"\n  engine  1\n  rules   2\n}\n\nlevel walk {\n  title    \"Walk\"\n  solution \"RRRRRRR\"\n  board {\n    MIAU IS YOU . . . FLAG IS WIN\n    .    .  .   . . . .    .  .\n    @    .  .   . . . f    .  .\n  }\n}\n";
+    std::fs::write(&path, src).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, _, err) = miauc(&["check", p, "--fix", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("recorded the solution of 1 level (walk)"),
+        "{err}"
+    );
+    let fixed = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        fixed.contains("  solution \"RRRRRR\"\n  steps    6\n"),
+        "{fixed}"
+    );
+    // Written as miauc fmt would, and the check now holds without --fix.
+    let (code, _, _) = miauc(&["fmt", "--check", p]);
+    assert_eq!(code, 0, "{fixed}");
+    let (code, out, _) = miauc(&["check", p, "--format", "json"]);
+    assert_eq!(code, 0);
+    assert!(!out.contains("M410") && !out.contains("M411"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -52,52 +52,13 @@ impl NounSet {
     }
 }
 
-/// Edit distance with adjacent transpositions (optimal string alignment), so
-/// STPO is one edit from STOP.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()]
-}
-
-/// The did-you-mean candidates of catalogue 1.7: the closest names within
-/// distance 2 (1 for names of 4 letters or fewer), up to three on a tie.
+/// The did-you-mean candidates of catalogue 1.7 ([`crate::suggest`]): the
+/// closest names, up to three on a tie, in alphabetical order.
 pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Vec<&'c str> {
-    let limit = if word.chars().count() <= 4 { 1 } else { 2 };
-    let mut best: Vec<(usize, &str)> = candidates
-        .into_iter()
-        .map(|c| (edit_distance(&word.to_uppercase(), &c.to_uppercase()), c))
-        .filter(|&(d, _)| d <= limit)
-        .collect();
-    best.sort();
-    best.dedup();
-    let Some(&(top, _)) = best.first() else {
-        return Vec::new();
-    };
-    best.into_iter()
-        .filter(|&(d, _)| d == top)
-        .map(|(_, c)| c)
-        .take(3)
-        .collect()
+    let mut sorted: Vec<&'c str> = candidates.into_iter().collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    crate::suggest::suggest(word, &sorted)
 }
 
 /// Pack-wide checks: M304 and M305.

@@ -1,7 +1,7 @@
 //! `miauc check` and `miauc solve`: file handling, threads, progress and
 //! printing around the core in [`crate::check`] and [`crate::solver`].
 
-use super::{Deny, collect_sources, read_source};
+use super::{Deny, Show, Tally, collect_sources, plural, read_source};
 use crate::check::{self, LevelReport, Options, steps};
 use crate::compile::{self, SourceKind};
 use crate::diag::render::{self, SourceFile};
@@ -19,15 +19,27 @@ use std::time::{Duration, Instant};
 /// Output formats of `check` and `solve`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum CheckFormat {
-    /// For people.
+    /// For people, rustc's way, with a summary line.
     #[default]
     Human,
+    /// One line per diagnostic, with a summary line (`check` only).
+    Concise,
     /// JSON lines.
     Json,
     /// One SARIF 2.1.0 log for the whole run (`check` only).
     Sarif,
     /// GitHub workflow annotations (`check` only).
     Github,
+}
+
+/// Output formats of `solve` (SARIF and GitHub are for `check`'s diagnostics).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SolveFormat {
+    /// `key: value` lines.
+    #[default]
+    Human,
+    /// One JSON object.
+    Json,
 }
 
 /// Set by the SIGINT handler; every search polls it.
@@ -116,8 +128,29 @@ pub struct CheckArgs {
     pub format: CheckFormat,
     /// `I/N`: check only the levels whose running index is I-1 modulo N.
     pub shard: Option<String>,
-    /// Also print hints.
+    /// Also print infos and hints.
     pub hints: bool,
+    /// Also print infos and each level's result.
+    pub verbose: bool,
+    /// Only errors and the summary.
+    pub quiet: bool,
+    /// `--fix`: record the solver's routes.
+    pub fix: bool,
+}
+
+impl CheckArgs {
+    fn show(&self) -> Show {
+        Show {
+            verbose: self.verbose,
+            quiet: self.quiet,
+            hints: self.hints,
+            deny_warnings: self.deny == Some(Deny::Warnings),
+        }
+    }
+
+    fn human(&self) -> bool {
+        matches!(self.format, CheckFormat::Human | CheckFormat::Concise)
+    }
 }
 
 fn parse_shard(s: &str) -> Option<(usize, usize)> {
@@ -157,6 +190,22 @@ pub fn check(args: &CheckArgs) -> u8 {
     let mut running = 0usize;
     let mut found_level = args.level.is_none();
     let mut in_shard = 0usize;
+    let mut tally = Tally::default();
+    let mut packs = 0usize;
+    let mut solved = 0usize;
+    // `--level ID` names a level before any pack diagnostic is printed.
+    if let Some(id) = args.level.as_deref() {
+        match level_ids(&files).iter().any(|l| l == id) {
+            true => {}
+            false => {
+                eprintln!(
+                    "miauc: no level {id} in the inputs{}",
+                    level_hint(&files, id)
+                );
+                return 2;
+            }
+        }
+    }
     for path in files {
         let (text, mut diags) = match read_source(&path) {
             Ok(x) => x,
@@ -170,6 +219,7 @@ pub fn check(args: &CheckArgs) -> u8 {
         let compiled = compile::analyse(&text, SourceKind::of_path(&name));
         diags.extend(compiled.diagnostics.iter().cloned());
         let Some(pack) = compiled.pack.as_ref() else {
+            tally.add(&diags, args.show());
             failed |= print(&name, &text, &diags, &[], args);
             collected.push((name, text, diags));
             continue;
@@ -223,6 +273,38 @@ pub fn check(args: &CheckArgs) -> u8 {
         }
         crate::diag::sort(&mut diags);
         diags.dedup();
+        if args.fix && SourceKind::of_path(&name) == SourceKind::Miau {
+            match fix_routes(&path, &text, pack, &reports, &diags) {
+                Ok(fixed) if !fixed.is_empty() => {
+                    diags.retain(|d| !fixed_by_record(d, &fixed));
+                    if !args.quiet {
+                        let mut err = std::io::stderr().lock();
+                        let _ = writeln!(
+                            err,
+                            "fixed {name}: recorded the solution of {} ({})",
+                            plural(fixed.len(), "level"),
+                            fixed.join(", ")
+                        );
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    eprintln!("miauc: {e}");
+                    failed = true;
+                }
+            }
+        }
+        packs += 1;
+        solved += reports
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r.searches.first().map(|s| &s.verdict),
+                    Some(Verdict::Solved(_))
+                )
+            })
+            .count();
+        tally.add(&diags, args.show());
         failed |= print(&name, &text, &diags, &reports, args);
         collected.push((name, text, diags));
         if CANCEL.load(Ordering::Relaxed) {
@@ -254,6 +336,19 @@ pub fn check(args: &CheckArgs) -> u8 {
             args.level.as_deref().unwrap_or("")
         );
         return 2;
+    }
+    if args.human() {
+        let mut out = std::io::stdout().lock();
+        if let Some(line) = tally.denied(args.show()) {
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = writeln!(
+            out,
+            "checked {} in {}: {solved} solved, {}",
+            plural(in_shard, "level"),
+            plural(packs, "pack"),
+            tally.counts()
+        );
     }
     if let Some((i, n)) = shard
         && in_shard == 0
@@ -295,17 +390,29 @@ fn print(
     args: &CheckArgs,
 ) -> bool {
     let file = SourceFile::new(name, text);
+    let show = args.show();
     let shown: Vec<Diagnostic> = diags
         .iter()
-        .filter(|d| args.hints || d.severity != Severity::Hint)
+        .filter(|d| {
+            if args.human() {
+                show.shows(d)
+            } else {
+                args.hints || d.severity != Severity::Hint
+            }
+        })
         .cloned()
         .collect();
     let mut out = std::io::stdout().lock();
     match args.format {
-        CheckFormat::Human => {
+        CheckFormat::Human | CheckFormat::Concise => {
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            let _ = write!(out, "{}", render::human(&file, &shown, color));
-            for r in reports {
+            let text = if args.format == CheckFormat::Human {
+                render::human(&file, &shown, show.style(color))
+            } else {
+                render::concise(&file, &shown, show.style(color))
+            };
+            let _ = write!(out, "{text}");
+            for r in reports.iter().filter(|_| args.verbose) {
                 let verdict = r.searches.first().map_or("cancelled", |s| s.result());
                 let mut line = format!("{name}: level {}: {verdict}", r.level);
                 if let Some(route) = &r.route {
@@ -376,16 +483,12 @@ pub struct SolveArgs {
     /// No word may be destroyed.
     pub no_word_loss: bool,
     /// Output format.
-    pub format: CheckFormat,
+    pub format: SolveFormat,
 }
 
 /// `miauc solve`: the shortest route of one level; exit 0 when solved, 1 when
 /// UNSOLVED or LIMIT, 2 on usage errors.
 pub fn solve(args: &SolveArgs) -> u8 {
-    if matches!(args.format, CheckFormat::Sarif | CheckFormat::Github) {
-        eprintln!("miauc: solve prints human or json; sarif and github are for check");
-        return 2;
-    }
     let (text, mut diags) = match read_source(&args.file) {
         Ok(x) => x,
         Err(e) => {
@@ -396,7 +499,11 @@ pub fn solve(args: &SolveArgs) -> u8 {
     let name = args.file.display().to_string();
     let compiled = compile::compile(&text, SourceKind::of_path(&name));
     let Some(level) = compiled.pack.as_ref().and_then(|p| p.level(&args.level)) else {
-        eprintln!("miauc: {name}: no level {}", args.level);
+        eprintln!(
+            "miauc: {name}: no level {}{}",
+            args.level,
+            level_hint(std::slice::from_ref(&args.file), &args.level)
+        );
         return 2;
     };
     // A level the game wouldn't load (stage 1–2 errors of its own or of the
@@ -407,7 +514,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
     });
     if !diags.is_empty() {
         let file = SourceFile::new(&name, &text);
-        eprint!("{}", render::human(&file, &diags, false));
+        eprint!("{}", render::human(&file, &diags, render::Style::default()));
         eprintln!(
             "miauc: level {} has errors; fix them before solving it",
             args.level
@@ -504,7 +611,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
     let mib = out.peak_bytes as f64 / f64::from(1u32 << 20);
     let mut o = std::io::stdout().lock();
     match args.format {
-        CheckFormat::Human | CheckFormat::Sarif | CheckFormat::Github => {
+        SolveFormat::Human => {
             let _ = writeln!(o, "level: {}", args.level);
             let _ = writeln!(o, "result: {result}");
             if let Some(r) = &route {
@@ -520,7 +627,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
                 let _ = writeln!(o, "rules at win: {}", rules.join(", "));
             }
         }
-        CheckFormat::Json => {
+        SolveFormat::Json => {
             let v = serde_json::json!({
                 "level": args.level,
                 "result": result,
@@ -541,4 +648,95 @@ pub fn solve(args: &SolveArgs) -> u8 {
         Verdict::Cancelled => 130,
         Verdict::Unsolved | Verdict::Limit => 1,
     }
+}
+
+/// Every level id of the inputs that compile to a pack, in input order.
+fn level_ids(files: &[PathBuf]) -> Vec<String> {
+    let mut out = Vec::new();
+    for path in files {
+        let Ok((text, _)) = read_source(path) else {
+            continue;
+        };
+        let name = path.display().to_string();
+        let compiled = compile::compile(&text, SourceKind::of_path(&name));
+        if let Some(pack) = compiled.pack {
+            out.extend(pack.levels.into_iter().map(|l| l.id.text));
+        }
+    }
+    out
+}
+
+/// ": did you mean `low-tide`? The levels are: …" for an unknown level id.
+pub(crate) fn level_hint(files: &[PathBuf], id: &str) -> String {
+    let ids = level_ids(files);
+    let names: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let mut out = String::new();
+    if let Some(best) = crate::suggest::best(id, &names) {
+        out.push_str(&format!("; did you mean `{best}`?"));
+    }
+    if !ids.is_empty() {
+        let shown: Vec<&str> = names.iter().take(20).copied().collect();
+        let more = if ids.len() > 20 {
+            format!(" and {} more", ids.len() - 20)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(" The levels are: {}{more}.", shown.join(", ")));
+    }
+    out
+}
+
+/// `check --fix`: writes the solver's route as `solution` and `steps` into
+/// the `.miau` file for every solved level whose record is missing or wrong
+/// (M337, M410, M411). Returns the levels fixed.
+fn fix_routes(
+    path: &std::path::Path,
+    text: &str,
+    pack: &crate::model::Pack,
+    reports: &[LevelReport],
+    diags: &[Diagnostic],
+) -> Result<Vec<String>, String> {
+    let mut records = Vec::new();
+    for r in reports {
+        let Some(route) = &r.route else {
+            continue;
+        };
+        let Some(level) = pack.level(&r.level) else {
+            continue;
+        };
+        let wrong = diags.iter().any(|d| {
+            d.level.as_deref() == Some(r.level.as_str()) && matches!(d.code(), "M410" | "M411")
+        });
+        if wrong || level.check.solution.is_none() || level.check.steps.is_none() {
+            records.push(crate::record::Record {
+                level: r.level.clone(),
+                route: route.clone(),
+            });
+        }
+    }
+    if records.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(new) = crate::record::record(text, &records) else {
+        return Ok(Vec::new());
+    };
+    super::files::write_atomic(path, new.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(records.into_iter().map(|r| r.level).collect())
+}
+
+/// The diagnostics a recorded route settles: M410, M411, and M337's
+/// missing solution or steps.
+fn fixed_by_record(d: &Diagnostic, fixed: &[String]) -> bool {
+    let Some(level) = d.level.as_deref() else {
+        return false;
+    };
+    fixed.iter().any(|f| f == level)
+        && match d.code() {
+            "M410" | "M411" => true,
+            "M337" => {
+                d.message.contains("records no solution") || d.message.contains("records no steps")
+            }
+            _ => false,
+        }
 }

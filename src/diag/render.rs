@@ -1,13 +1,14 @@
-//! Rendering diagnostics for terminals (ariadne) and tools (JSON lines).
+//! Rendering diagnostics for terminals and tools (JSON lines).
 //!
-//! The human form starts with one grep-able line per diagnostic,
-//! `file:line:col: severity[CODE name] message`, as the catalogue's
-//! illustration shows, followed by ariadne's source excerpt with a marker
-//! under the span and every related span labelled.
+//! The human form reads like rustc's: `warning[M403]: message`, then
+//! `--> file:line:col`, the source lines with `^` under the span and `-`
+//! under each related span with its label, and `= help:` lines for the
+//! fixes; each diagnostic once. The concise form is one grep-able line per
+//! diagnostic, `file:line:col: severity[CODE name] message`.
 
 use super::{Diagnostic, Severity};
-use crate::span::{LineCol, LineIndex};
-use ariadne::{Config, IndexType, Label, Report, ReportKind, Source};
+use crate::span::{LineCol, LineIndex, Span};
+use unicode_width::UnicodeWidthChar;
 
 /// One source file as the renderers see it.
 pub struct SourceFile<'a> {
@@ -57,23 +58,59 @@ pub fn header(file: &SourceFile, d: &Diagnostic) -> String {
 /// printed, so a file with thousands of mistakes still renders in linear time.
 pub const MAX_EXCERPTS: usize = 200;
 
-/// Render diagnostics for a terminal: the header line, then the source excerpt.
-pub fn human(file: &SourceFile, diags: &[Diagnostic], color: bool) -> String {
-    let text = ariadne_text(file.text);
-    // One line table for the whole file, shared by every excerpt.
-    let source = Source::from(text.as_ref());
+/// Source bytes all excerpts of one rendering may show together: a file
+/// whose mistakes sit on one 60 KB line renders each line only a few
+/// times, so the output stays linear in the file.
+pub const MAX_EXCERPT_BYTES: usize = 256 * 1024;
+
+/// How the human form is drawn.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Style {
+    /// ANSI colours.
+    pub color: bool,
+    /// `--deny warnings`: warnings are drawn as errors, with a note saying why.
+    pub deny_warnings: bool,
+}
+
+/// The severity word a diagnostic is shown with under `style`.
+pub fn shown_severity(d: &Diagnostic, style: Style) -> Severity {
+    if style.deny_warnings && d.severity == Severity::Warning {
+        Severity::Error
+    } else {
+        d.severity
+    }
+}
+
+fn paint(style: Style, code: &str, text: &str) -> String {
+    if style.color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+fn severity_color(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "1;31",
+        Severity::Warning => "1;33",
+        Severity::Info => "1;36",
+        Severity::Hint => "1;32",
+    }
+}
+
+/// Render diagnostics for a terminal, rustc's way (see the module docs).
+pub fn human(file: &SourceFile, diags: &[Diagnostic], style: Style) -> String {
     let mut out = String::new();
     let mut excerpts = 0usize;
     let mut budget = MAX_EXCERPT_BYTES;
     for d in diags {
-        out.push_str(&header(file, d));
-        out.push('\n');
         let cost = excerpt_cost(file, d);
-        if excerpts < MAX_EXCERPTS && cost <= budget {
+        let with_source = excerpts < MAX_EXCERPTS && cost <= budget;
+        if with_source {
             excerpts += 1;
             budget -= cost;
-            out.push_str(&excerpt(file.name, &text, &source, d, color));
         }
+        out.push_str(&one(file, d, style, with_source));
     }
     if diags.len() > excerpts {
         out.push_str(&format!(
@@ -84,48 +121,183 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic], color: bool) -> String {
     out
 }
 
-/// Source bytes all excerpts of one rendering may show together: a file
-/// whose mistakes sit on one 60 KB line renders each line only a few
-/// times, so the output stays linear in the file.
-pub const MAX_EXCERPT_BYTES: usize = 256 * 1024;
+/// One line per diagnostic: [`header`], with the severity under `style`.
+pub fn concise(file: &SourceFile, diags: &[Diagnostic], style: Style) -> String {
+    let mut out = String::new();
+    for d in diags {
+        let (start, _) = file.positions(d);
+        out.push_str(&format!(
+            "{}:{}:{}: {}[{} {}] {}\n",
+            file.name,
+            start.line,
+            start.column,
+            shown_severity(d, style).as_str(),
+            d.code(),
+            d.name(),
+            clean(&d.message)
+        ));
+    }
+    out
+}
+
+/// Control characters (terminal escapes among them) never reach the
+/// terminal from a source line or a message: each becomes U+FFFD.
+fn clean(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => ' ',
+            c if c.is_control() => '\u{FFFD}',
+            c => c,
+        })
+        .collect()
+}
+
+/// The display width of a piece of a source line (as [`clean`] draws it).
+fn width(text: &str) -> usize {
+    text.chars()
+        .map(|c| match c {
+            '\t' => 1,
+            c if c.is_control() => 1,
+            c => c.width().unwrap_or(0),
+        })
+        .sum()
+}
+
+/// One marker under a source line: its start and width in display columns.
+struct Mark<'a> {
+    line: usize,
+    col: usize,
+    len: usize,
+    primary: bool,
+    label: &'a str,
+}
+
+fn one(file: &SourceFile, d: &Diagnostic, style: Style, with_source: bool) -> String {
+    let sev = shown_severity(d, style);
+    let (start, _) = file.positions(d);
+    let mut out = String::new();
+    let head = format!("{}[{}]", sev.as_str(), d.code());
+    out.push_str(&paint(style, severity_color(sev), &head));
+    out.push_str(&paint(style, "1", &format!(": {}", clean(&d.message))));
+    out.push('\n');
+    let mut marks: Vec<Mark> = Vec::new();
+    if with_source {
+        marks.extend(mark(file, d.span, true, ""));
+        for r in &d.related {
+            marks.extend(mark(file, r.span, false, &r.label));
+        }
+    }
+    let last_line = marks
+        .iter()
+        .map(|m| m.line)
+        .max()
+        .unwrap_or(start.line as usize);
+    let gutter = last_line.to_string().len();
+    let pad = " ".repeat(gutter);
+    let bar = paint(style, "1;34", "|");
+    out.push_str(&format!(
+        "{pad}{} {}:{}:{}\n",
+        paint(style, "1;34", "-->"),
+        file.name,
+        start.line,
+        start.column
+    ));
+    if !marks.is_empty() {
+        out.push_str(&format!("{pad} {bar}\n"));
+        let mut lines: Vec<usize> = marks.iter().map(|m| m.line).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let mut previous: Option<usize> = None;
+        for line in lines {
+            if previous.is_some_and(|p| line > p + 1) {
+                out.push_str(&paint(style, "1;34", "...\n"));
+            }
+            previous = Some(line);
+            let text = line_text(file, line);
+            let number = paint(style, "1;34", &format!("{line:>gutter$}"));
+            out.push_str(&format!("{number} {bar} {}\n", clean(text).trim_end()));
+            for m in marks.iter().filter(|m| m.line == line) {
+                let (ch, color) = if m.primary {
+                    ('^', severity_color(sev))
+                } else {
+                    ('-', "1;34")
+                };
+                let marker: String = std::iter::repeat_n(ch, m.len.max(1)).collect();
+                let label = if m.label.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", clean(m.label))
+                };
+                out.push_str(&format!(
+                    "{pad} {bar} {}{}\n",
+                    " ".repeat(m.col),
+                    paint(style, color, &format!("{marker}{label}"))
+                ));
+            }
+        }
+        out.push_str(&format!("{pad} {bar}\n"));
+    }
+    if sev != d.severity {
+        out.push_str(&format!(
+            "{pad} {} {}: warning {} denied by `--deny warnings`\n",
+            paint(style, "1;34", "="),
+            paint(style, "1", "note"),
+            d.code()
+        ));
+    }
+    for f in &d.fixes {
+        out.push_str(&format!(
+            "{pad} {} {}: {}\n",
+            paint(style, "1;34", "="),
+            paint(style, "1", "help"),
+            clean(&f.title)
+        ));
+    }
+    out
+}
+
+/// The text of 1-based `line`, without its line break.
+fn line_text<'t>(file: &SourceFile<'t>, line: usize) -> &'t str {
+    let start = file.index.line_start(line - 1).unwrap_or(file.text.len());
+    let end = file.index.line_start(line).unwrap_or(file.text.len());
+    let end = end.max(start);
+    file.text
+        .get(start..end)
+        .unwrap_or("")
+        .trim_end_matches(['\n', '\r'])
+}
+
+/// The marker of a span on its first line (a span over several lines is
+/// marked to the end of its first line).
+fn mark<'a>(file: &SourceFile, span: Span, primary: bool, label: &'a str) -> Option<Mark<'a>> {
+    let at = floor_boundary(file.text, span.start as usize);
+    let first = file.index.line_of(at);
+    let line_start = file.index.line_start(first)?;
+    let text = line_text(file, first + 1);
+    let line_end = line_start + text.len();
+    let from = at.clamp(line_start, line_end);
+    let to = floor_boundary(file.text, (span.end as usize).clamp(from, line_end));
+    let col = width(file.text.get(line_start..from)?);
+    let len = width(file.text.get(from..to)?);
+    Some(Mark {
+        line: first + 1,
+        col,
+        len,
+        primary,
+        label,
+    })
+}
 
 /// The bytes of the lines an excerpt of `d` shows (its span's and its
 /// related spans' lines).
 fn excerpt_cost(file: &SourceFile, d: &Diagnostic) -> usize {
-    let lines = |span: crate::span::Span| {
+    let lines = |span: Span| {
         let first = file.index.line_of(span.start as usize);
-        let last = file.index.line_of(span.end as usize);
         let start = file.index.line_start(first).unwrap_or(0);
-        let end = file.index.line_start(last + 1).unwrap_or(file.text.len());
+        let end = file.index.line_start(first + 1).unwrap_or(file.text.len());
         end.saturating_sub(start)
     };
     lines(d.span) + d.related.iter().map(|r| lines(r.span)).sum::<usize>()
-}
-
-/// The text as ariadne should see it: ariadne also breaks lines at `\r`,
-/// vertical tab, form feed, NEL and the Unicode line and paragraph separators,
-/// while every position here counts lines by `\n` only. Those characters are
-/// replaced by as many spaces as they have bytes, so byte offsets stay valid and
-/// both agree on lines.
-fn ariadne_text(text: &str) -> std::borrow::Cow<'_, str> {
-    let breaks = |c: char| {
-        matches!(
-            c,
-            '\r' | '\x0B' | '\x0C' | '\u{85}' | '\u{2028}' | '\u{2029}'
-        )
-    };
-    if !text.contains(breaks) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if breaks(c) {
-            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }
 
 /// Move a byte offset back to the nearest character boundary.
@@ -135,43 +307,6 @@ fn floor_boundary(text: &str, mut at: usize) -> usize {
         at -= 1;
     }
     at
-}
-
-fn excerpt(name: &str, text: &str, source: &Source<&str>, d: &Diagnostic, color: bool) -> String {
-    let clamp = |s: std::ops::Range<usize>| {
-        let start = floor_boundary(text, s.start);
-        start..floor_boundary(text, s.end).max(start)
-    };
-    let kind = match d.severity {
-        Severity::Error => ReportKind::Error,
-        Severity::Warning => ReportKind::Warning,
-        Severity::Info | Severity::Hint => ReportKind::Advice,
-    };
-    let main = clamp(d.span.range());
-    // The header line already carries the message; the marker carries the fix when there is one.
-    let label = d
-        .fixes
-        .first()
-        .map(|f| format!("fix: {}", f.title))
-        .unwrap_or_else(|| "here".to_string());
-    let mut report = Report::build(kind, (name, main.clone()))
-        .with_config(
-            Config::default()
-                .with_color(color)
-                .with_index_type(IndexType::Byte),
-        )
-        .with_code(d.code())
-        .with_message(d.name())
-        .with_label(Label::new((name, main)).with_message(label));
-    for r in &d.related {
-        report =
-            report.with_label(Label::new((name, clamp(r.span.range()))).with_message(&r.label));
-    }
-    let mut buf = Vec::new();
-    if report.finish().write((name, source), &mut buf).is_err() {
-        return String::new();
-    }
-    String::from_utf8_lossy(&buf).into_owned()
 }
 
 /// One JSON object per diagnostic (a line each), for tools: `code`, `name`,
@@ -250,15 +385,23 @@ mod tests {
             header(&file, &d),
             "p.miau:2:8: error[M101 unterminated-string] this text has no closing quote."
         );
-        let rendered = human(&file, std::slice::from_ref(&d), false);
-        assert!(rendered.contains("p.miau:2:8"), "{rendered}");
+        let rendered = human(&file, std::slice::from_ref(&d), Style::default());
+        assert_eq!(
+            rendered,
+            "error[M101]: this text has no closing quote.\n \
+             --> p.miau:2:8\n  \
+             |\n\
+             2 |   name \"x\n  \
+             |        ^^\n  \
+             |\n"
+        );
         let line = json_line(&file, &d);
         assert!(line.contains(r#""line":2,"column":8"#), "{line}");
     }
 
     #[test]
     fn odd_line_breaks_and_mid_character_spans_render() {
-        // ariadne breaks lines at these too; positions here count only `\n`.
+        // Positions count lines by `\n` only; the others are drawn as U+FFFD.
         let text = "a\rb\u{85}c\u{2028}🐈d\x0Be\n\x0Cf🐈\n";
         let file = SourceFile::new("odd.miau", text);
         let diags: Vec<Diagnostic> = (0..text.len())
@@ -270,7 +413,9 @@ mod tests {
                 ]
             })
             .collect();
-        let out = human(&file, &diags, false);
+        let out = human(&file, &diags, Style::default());
         assert!(out.matches("odd.miau:").count() >= diags.len());
+        // No control character of the source reaches the terminal.
+        assert!(!out.contains(['\r', '\x0B', '\x0C', '\u{85}']), "{out:?}");
     }
 }

@@ -15,51 +15,12 @@ pub use parser::{LEVEL_STMTS, PACK_STMTS, TOP_BLOCKS, parse};
 pub(crate) use lexer::is_word;
 pub(crate) use parser::join_or;
 
-/// Levenshtein distance over characters, compared without case.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().flat_map(char::to_lowercase).collect();
-    let b: Vec<char> = b.chars().flat_map(char::to_lowercase).collect();
-    // Names are short; a long input can't be within distance 2 of any of them.
-    if a.len().abs_diff(b.len()) > 2 {
-        return 3;
-    }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
-/// Did-you-mean (catalogue 1.7): the candidates within edit distance 2 (1 for
-/// names of 4 characters or fewer), compared without case; the best distance
-/// wins and ties list up to three, in candidate order.
+/// Did-you-mean (catalogue 1.7) over `candidates`: [`crate::suggest`].
 pub(crate) fn did_you_mean(name: &str, candidates: &[&str]) -> Vec<String> {
-    let limit = if name.chars().count() <= 4 { 1 } else { 2 };
-    let mut best = usize::MAX;
-    let mut out: Vec<String> = Vec::new();
-    for c in candidates {
-        if c.eq_ignore_ascii_case(name) && *c == name {
-            continue;
-        }
-        let d = edit_distance(name, c);
-        if d > limit || d > best {
-            continue;
-        }
-        if d < best {
-            best = d;
-            out.clear();
-        }
-        if out.len() < 3 && !out.iter().any(|o| o == c) {
-            out.push(c.to_string());
-        }
-    }
-    out
+    crate::suggest::suggest(name, candidates)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 /// Text shown in a message: as is when printable, else escaped.
