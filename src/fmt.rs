@@ -370,7 +370,9 @@ impl<'a> Printer<'a> {
                     ("frail", r.join(", "))
                 }
             };
-            self.line(1, s.span.start, &format!("{kw:<10} {rest}"));
+            // `must-lose-word` takes no argument: no trailing space.
+            let text = format!("{kw:<10} {rest}");
+            self.line(1, s.span.start, text.trim_end());
         }
         if let Some(lg) = &l.legend {
             if !stmts.is_empty() {

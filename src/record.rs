@@ -129,11 +129,11 @@ mod tests {
         )
         .expect("changed");
         assert!(
-            out.contains("level a {\n  title    \"A\"\n  solution \"RRRR\"\n  steps    4\n"),
+            out.contains("level a {\n  title      \"A\"\n  solution   \"RRRR\"\n  steps      4\n"),
             "{out}"
         );
         assert!(
-            out.contains("level b {\n  title    \"B\"\n  solution \"RRRR\"\n  steps    4\n"),
+            out.contains("level b {\n  title      \"B\"\n  solution   \"RRRR\"\n  steps      4\n"),
             "{out}"
         );
         assert_eq!(out.matches("solution").count(), 2, "{out}");

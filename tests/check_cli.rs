@@ -498,7 +498,7 @@ fn check_fix_records_the_solvers_routes() {
     );
     let fixed = std::fs::read_to_string(&path).unwrap();
     assert!(
-        fixed.contains("  solution \"RRRRRR\"\n  steps    6\n"),
+        fixed.contains("  solution   \"RRRRRR\"\n  steps      6\n"),
         "{fixed}"
     );
     // Written as miauc fmt would, and the check now holds without --fix.

@@ -124,8 +124,15 @@ fn an_error_names_file_line_and_column_and_writes_nothing() {
     let r = miauc(&["build", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("--> "), "{err}");
     assert!(err.contains("broken.miau:11:"), "{err}");
-    assert!(err.contains("error[M108 ragged-board-row]"), "{err}");
+    assert!(err.contains("error[M108]: "), "{err}");
+    assert!(
+        err.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("1 pack, 0 written: 1 error")),
+        "{err}"
+    );
     assert!(!out.join("broken.json").exists());
     // The same as JSON lines, for tools.
     let r = miauc(&[

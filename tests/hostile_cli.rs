@@ -275,7 +275,7 @@ fn check_walks_a_directory_with_link_cycles_once() {
     std::fs::write(dir.join("p.miau"), tiny_pack("tiny")).unwrap();
     std::os::unix::fs::symlink(".", dir.join("a")).unwrap();
     std::os::unix::fs::symlink(".", dir.join("b")).unwrap();
-    let out = miauc_within(&["check", s(&dir)], Duration::from_secs(60));
+    let out = miauc_within(&["check", s(&dir), "--verbose"], Duration::from_secs(60));
     assert!(out.status.success(), "{}", stderr(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(

@@ -47,7 +47,7 @@ fn imported_levels_build_and_check_clean() {
         "{}",
         String::from_utf8_lossy(&fmt.stdout)
     );
-    let check = miauc(&dir, &["check", "tiny.miau"]);
+    let check = miauc(&dir, &["check", "tiny.miau", "--verbose"]);
     let report = String::from_utf8_lossy(&check.stdout).into_owned()
         + &String::from_utf8_lossy(&check.stderr);
     assert!(check.status.success(), "{report}");
