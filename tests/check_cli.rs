@@ -100,8 +100,13 @@ fn level_and_shard_select_levels() {
 }
 
 #[test]
-fn clockwork_passes_and_is_hands_off() {
-    let (code, out, _) = miauc(&["check", "packs/clockwork.miau"]);
+fn clockwork_proof_level_passes_and_is_hands_off() {
+    let (code, out, _) = miauc(&[
+        "check",
+        "packs/machine-room.miau",
+        "--level",
+        "mouse-keeps-time",
+    ]);
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("level mouse-keeps-time: solved in 11 steps, route DRRRRRRRRRR"),
@@ -111,7 +116,7 @@ fn clockwork_passes_and_is_hands_off() {
 }
 
 #[test]
-fn small_crate_works_levels_pass() {
+fn small_mechanism_drafts_pass() {
     for (level, route, flags) in [
         (
             "pallet-row",
@@ -121,7 +126,7 @@ fn small_crate_works_levels_pass() {
         ("door-stop", "LURRURDDURRRRRR", "BYPASS (allowed)"),
         ("jam", "RRRRRRR", "BYPASS (allowed)"),
     ] {
-        let (code, out, _) = miauc(&["check", "packs/crate-works.miau", "--level", level]);
+        let (code, out, _) = miauc(&["check", "packs/machine-room.miau", "--level", level]);
         assert_eq!(code, 0, "{out}");
         let line = format!(
             "level {level}: solved in {} steps, route {route}",
@@ -148,14 +153,14 @@ fn bundled_packs_pass() {
 fn solve_prints_the_published_routes() {
     for (file, level, route) in [
         (
-            "packs/crate-works.miau",
+            "packs/machine-room.miau",
             "pallet-row",
             "LUURRDULLDDRRRRUULLLRDDLLUU",
         ),
-        ("packs/crate-works.miau", "door-stop", "LURRURDDURRRRRR"),
-        ("packs/crate-works.miau", "hand-off", "LUDLURRRRRURRRR"),
-        ("packs/crate-works.miau", "jam", "RRRRRRR"),
-        ("packs/clockwork.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
+        ("packs/machine-room.miau", "door-stop", "LURRURDDURRRRRR"),
+        ("packs/machine-room.miau", "hand-off", "LUDLURRRRRURRRR"),
+        ("packs/machine-room.miau", "jam", "RRRRRRR"),
+        ("packs/machine-room.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
     ] {
         let (code, out, err) = miauc(&["solve", file, "--level", level]);
         assert_eq!(code, 0, "{level}: {out}{err}");
@@ -173,7 +178,7 @@ fn solve_prints_the_published_routes() {
 fn solve_short_one_crate() {
     let (code, out, _) = miauc(&[
         "solve",
-        "packs/crate-works.miau",
+        "packs/machine-room.miau",
         "--level",
         "short-one-crate",
     ]);
