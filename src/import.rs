@@ -14,6 +14,9 @@
 //! never uppercase (that would read as a word), never `.` (empty) or `+`
 //! (stacks).
 
+pub mod keke;
+pub mod xsb;
+
 use std::fmt::Write as _;
 
 use crate::model::{Allowance, Introduces, Kind, Level, Object, Pack, Step};

@@ -305,6 +305,7 @@ pub(crate) fn is_hands_off(a: &Allowance) -> bool {
 /// Read pack JSON and run stage 2 on it: the reader's diagnostics plus
 /// [`crate::validate::validate`], all pointing into `text`, in output order.
 pub fn check(text: &str) -> (Option<Pack>, Vec<diag::Diagnostic>) {
+    let text = &*read::without_bom(text);
     let (pack, mut diags) = from_json(text);
     if let Some(p) = &pack {
         let mut more = crate::validate::validate(p);

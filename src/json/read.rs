@@ -60,6 +60,7 @@ const LEVEL_KEYS: &[&str] = &[
 /// [`crate::validate::validate`] on the model for the rest of stage 2, and
 /// [`attach_spans`] to point its diagnostics into `text`.
 pub fn from_json(text: &str) -> (Option<Pack>, Vec<Diagnostic>) {
+    let text = &*without_bom(text);
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return (None, vec![syntax_error(text, &e)]),
@@ -78,6 +79,16 @@ pub fn from_json(text: &str) -> (Option<Pack>, Vec<Diagnostic>) {
     let mut diags = r.diags;
     attach_spans(text, &mut diags);
     (pack, diags)
+}
+
+/// The text with a leading UTF-8 byte order mark turned into three spaces:
+/// editors on some systems save one, `.miau` files accept it, and JSON
+/// doesn't allow it. Three spaces keep every byte offset where it was.
+pub fn without_bom(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => format!("   {rest}").into(),
+        None => text.into(),
+    }
 }
 
 /// M106 for a JSON syntax error, at the byte where serde_json stopped.

@@ -230,7 +230,9 @@ enum End {
 struct P<'s> {
     text: &'s str,
     idx: LineIndex,
-    diags: Vec<Diagnostic>,
+    /// Capped per level and file-wide, so a million mistakes don't cost a
+    /// million diagnostics.
+    diags: crate::diag::Capped,
     file: File,
     stack: Vec<Frame>,
     line_end: usize,
@@ -256,7 +258,7 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
     let mut p = P {
         text,
         idx: LineIndex::new(text),
-        diags: Vec::new(),
+        diags: crate::diag::Capped::new(),
         file: File::default(),
         stack: vec![Frame::File],
         line_end: 0,
@@ -268,7 +270,9 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
         orphan_closes: 0,
     };
     p.run();
-    (p.file, p.diags)
+    let mut diags = p.diags.finish();
+    crate::diag::sort(&mut diags);
+    (p.file, diags)
 }
 
 impl<'s> P<'s> {
@@ -1801,7 +1805,6 @@ impl<'s> P<'s> {
             self.diags.push(d);
         }
         self.file.comments.sort_by_key(|c| c.span.start);
-        crate::diag::sort(&mut self.diags);
     }
 }
 
