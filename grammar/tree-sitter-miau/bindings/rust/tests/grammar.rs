@@ -86,11 +86,9 @@ fn read_corpus(text: &str) -> Vec<CorpusTest> {
         let end = (divider + 1..lines.len())
             .find(|&j| is_rule(lines[j], '='))
             .unwrap_or(lines.len());
-        // As the CLI does: the newline before the divider is not input.
-        let mut input = lines[start..divider].join("\n");
-        if input.ends_with('\n') {
-            input.pop();
-        }
+        // As the CLI reads it: the newline just before the divider is not
+        // input (joining the lines leaves it out).
+        let input = lines[start..divider].join("\n");
         tests.push(CorpusTest {
             name,
             input,
