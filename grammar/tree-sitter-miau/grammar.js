@@ -51,8 +51,9 @@ module.exports = grammar({
     legend_block: $ => seq('legend', $._open, repeat(choice($._newline, $.legend_entry)), '}'),
     // `key THING [+ THING]…`, each thing a noun with its options
     // (`PLATE channel amber + GATE channel teal`, or `CRATE+DOCK`).
+    // An uppercase key is the checker's M110, not a syntax error.
     legend_entry: $ => seq(
-      field('key', $.legend_key),
+      field('key', choice($.legend_key, alias($.word, $.legend_key), alias($.fixed_word, $.legend_key))),
       field('value', $.thing),
       repeat(seq('+', field('value', $.thing))),
       $._newline,
