@@ -86,7 +86,12 @@ fn sort(pack: &Pack, diags: &mut [Diagnostic]) {
     }
     let level_index = |d: &Diagnostic| match &d.level {
         None => 0,
-        Some(id) => 1 + positions.get(id.as_str()).copied().unwrap_or(pack.levels.len()),
+        Some(id) => {
+            1 + positions
+                .get(id.as_str())
+                .copied()
+                .unwrap_or(pack.levels.len())
+        }
     };
     diags.sort_by_cached_key(|d| {
         (
