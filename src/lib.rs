@@ -26,6 +26,7 @@ pub mod compile;
 pub mod diag;
 pub mod engine;
 pub mod fmt;
+pub mod fuzz;
 pub mod ide;
 pub mod import;
 pub mod json;
