@@ -532,11 +532,13 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
                 eprintln!("miauc: {}: {e}", dir.display());
                 return 1;
             }
-            let ok = packs
+            // Every pack is written (and every failure reported), not only
+            // those before the first failure.
+            let failed = packs
                 .iter()
-                .map(|p| write(&dir.join(format!("{}.miau", p.id)), &p.text))
-                .fold(true, |a, b| a && b);
-            u8::from(!ok)
+                .filter(|p| !write(&dir.join(format!("{}.miau", p.id)), &p.text))
+                .count();
+            u8::from(failed > 0)
         }
         (None, [one]) => {
             print!("{}", one.text);
