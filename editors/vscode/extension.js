@@ -1,11 +1,15 @@
 // The Miau extension: starts `miauc lsp` over stdio for .miau files.
-// The server's own commands (the "Check" and "Replay solution" code lenses)
-// are registered by the language client; the palette commands below add the
-// active document's URI that those commands need.
+// The server's own commands (the "Check" code lens) are registered by the
+// language client; the palette commands below add the active document's URI
+// that those commands need. The level preview (preview.js) is a webview
+// drawn and played by the server's `miau/level` and `miau/step` requests: a
+// "Preview level" lens is added beside each "Check" lens, and the "Replay
+// solution" lens shows the route in the preview turn by turn.
 'use strict';
 
 const vscode = require('vscode');
 const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
+const preview = require('./preview');
 
 let client;
 
@@ -32,6 +36,19 @@ async function run(command, args) {
   }
 }
 
+const refreshTimers = new Map();
+
+/** The document and level a preview command is for: its arguments (from a
+ * code lens), else the active document and a level picked from its ids. */
+async function previewTarget(uri, level) {
+  if (uri && level) return { uri: String(uri), level };
+  const doc = activeMiau();
+  if (!doc) return undefined;
+  const ids = preview.levelIds(doc.getText());
+  const picked = ids.length === 1 ? ids[0] : await vscode.window.showQuickPick(ids, { placeHolder: 'Level to preview' });
+  return picked && { uri: doc.uri.toString(), level: picked };
+}
+
 function activate(context) {
   const config = vscode.workspace.getConfiguration('miau');
   const command = config.get('server.path') || 'miauc';
@@ -43,6 +60,28 @@ function activate(context) {
   const clientOptions = {
     documentSelector: [{ scheme: 'file', language: 'miau' }, { scheme: 'untitled', language: 'miau' }],
     initializationOptions: docs ? { diagnosticsDocs: docs } : {},
+    middleware: {
+      async provideCodeLenses(document, token, next) {
+        const lenses = (await next(document, token)) || [];
+        const out = [];
+        for (const lens of lenses) {
+          const c = lens.command;
+          if (c && c.command === 'miau.replaySolution') {
+            out.push(new vscode.CodeLens(lens.range, { ...c, command: 'miau.previewReplay' }));
+            continue;
+          }
+          out.push(lens);
+          if (c && c.command === 'miau.checkLevel') {
+            out.push(new vscode.CodeLens(lens.range, {
+              title: 'Preview level',
+              command: 'miau.previewLevel',
+              arguments: c.arguments,
+            }));
+          }
+        }
+        return out;
+      },
+    },
   };
   client = new LanguageClient('miau', 'Miau language server', serverOptions, clientOptions);
   context.subscriptions.push(
@@ -57,6 +96,23 @@ function activate(context) {
       return level && run('miau.checkLevel', [doc.uri.toString(), level]);
     }),
     vscode.commands.registerCommand('miau.cancelRunningCheck', () => run('miau.cancelCheck', [])),
+    vscode.commands.registerCommand('miau.previewLevel', async (uri, level) => {
+      const target = await previewTarget(uri, level);
+      return target && preview.open(client, context.extensionUri, target.uri, target.level);
+    }),
+    vscode.commands.registerCommand('miau.previewReplay', async (uri, level) => {
+      const target = await previewTarget(uri, level);
+      if (!target) return undefined;
+      const p = preview.open(client, context.extensionUri, target.uri, target.level);
+      await p.refresh();
+      return p.replay();
+    }),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.languageId !== 'miau') return;
+      const uri = e.document.uri.toString();
+      clearTimeout(refreshTimers.get(uri));
+      refreshTimers.set(uri, setTimeout(() => preview.refreshDocument(uri), 150));
+    }),
     { dispose: () => client && client.stop() },
   );
   return client.start();
