@@ -2,7 +2,8 @@
 -- language server. Usage (Neovim 0.11+):
 --   require('miau').setup({ cmd = { 'miauc', 'lsp' } })
 -- Commands: :MiauCheck (the whole pack), :MiauCheckLevel (the level under
--- the cursor, via its code lens), :MiauCancelCheck.
+-- the cursor, via its code lens), :MiauCancelCheck, :MiauPlay [level] (the
+-- terminal player, `miauc play`, on the level under the cursor by default).
 local M = {}
 
 M.defaults = {
@@ -35,6 +36,52 @@ local function exec(buf, command, args)
   end, buf)
 end
 
+--- The id of the level whose block holds the cursor (or the nearest above).
+local function level_at_cursor(buf)
+  local row = vim.api.nvim_win_get_cursor(0)[1]
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, row, false)
+  for i = #lines, 1, -1 do
+    local id = lines[i]:match('^%s*level%s+([%w_.-]+)')
+    if id then
+      return id
+    end
+  end
+  return nil
+end
+
+--- Opens `miauc play` on this buffer's file in a terminal split.
+local function play(buf, opts, level)
+  local file = vim.api.nvim_buf_get_name(buf)
+  if file == '' then
+    vim.notify('miau: save the buffer to a file first', vim.log.levels.WARN)
+    return
+  end
+  if vim.bo[buf].modified then
+    vim.cmd('write')
+  end
+  local cmd = { opts.cmd[1], 'play', file }
+  level = (level and level ~= '') and level or level_at_cursor(buf)
+  if level then
+    vim.list_extend(cmd, { '--level', level })
+  end
+  vim.cmd('botright split')
+  vim.cmd('enew')
+  vim.fn.jobstart(cmd, {
+    term = true,
+    on_exit = function()
+      -- A saved route changed the file: show it.
+      vim.schedule(function()
+        if vim.api.nvim_buf_is_valid(buf) then
+          vim.api.nvim_buf_call(buf, function()
+            vim.cmd('checktime')
+          end)
+        end
+      end)
+    end,
+  })
+  vim.cmd('startinsert')
+end
+
 --- Register the filetype and start `miauc lsp` for every .miau buffer.
 function M.setup(opts)
   opts = vim.tbl_deep_extend('force', M.defaults, opts or {})
@@ -59,6 +106,9 @@ function M.setup(opts)
       vim.api.nvim_buf_create_user_command(buf, 'MiauCancelCheck', function()
         exec(buf, 'miau.cancelCheck', {})
       end, { desc = 'Cancel running checks' })
+      vim.api.nvim_buf_create_user_command(buf, 'MiauPlay', function(c)
+        play(buf, opts, c.args)
+      end, { nargs = '?', desc = 'Play a level in a terminal (miauc play)' })
       if opts.codelens then
         vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
           buffer = buf,
