@@ -288,8 +288,9 @@ impl<'a> Scene<'a> {
         }
         let mut symbols: BTreeMap<&str, usize> = BTreeMap::new();
         let mut defs = String::new();
-        for l in nouns.values() {
-            if l.glyph.is_empty() || symbols.contains_key(l.glyph.as_str()) {
+        for (n, l) in &nouns {
+            let slab = l.terrain || self.level.terrain.iter().any(|t| t.text == *n);
+            if slab || l.glyph.is_empty() || symbols.contains_key(l.glyph.as_str()) {
                 continue;
             }
             let k = symbols.len();
