@@ -152,6 +152,10 @@ pub enum Command {
         /// A rule that must form before the win counts; repeatable.
         #[arg(long)]
         require: Vec<String>,
+        /// A rule active at reset that must stay active at every parse point
+        /// (the `must-break` proof); repeatable.
+        #[arg(long)]
+        keep: Vec<String>,
         /// No word may be destroyed.
         #[arg(long)]
         no_word_loss: bool,
@@ -231,6 +235,7 @@ pub fn main() -> ExitCode {
             budget,
             forbid,
             require,
+            keep,
             no_word_loss,
             format,
         } => stage4::solve(&stage4::SolveArgs {
@@ -239,6 +244,7 @@ pub fn main() -> ExitCode {
             budget,
             forbid,
             require,
+            keep,
             no_word_loss,
             format,
         }),

@@ -11,7 +11,7 @@
 //! - [`fmt`]: the canonical formatter;
 //! - [`engine`]: the rules engine (`rules.md`) on a compact state;
 //! - [`solver`]: the breadth-first solver, generic and on the engine;
-//! - [`check`]: stage 4, the searches and their diagnostics (M401–M416);
+//! - [`check`]: stage 4, the searches and their diagnostics (M401–M419);
 //! - [`catalogue`]: the Markdown catalogue of a set of packs;
 //! - [`compile`]: the pipeline the shells call;
 //! - [`ide`]: editor features as plain functions over byte offsets;
@@ -26,6 +26,7 @@ pub mod compile;
 pub mod diag;
 pub mod engine;
 pub mod fmt;
+pub mod fuzz;
 pub mod ide;
 pub mod import;
 pub mod json;
