@@ -74,11 +74,14 @@ pub enum Command {
         #[command(flatten)]
         report: Report,
     },
-    /// Turn pack JSON (or a share string) back into readable `.miau`.
+    /// Turn pack JSON (or a share string) back into readable `.miau`; or
+    /// convert an XSB Sokoban file (`*.xsb`) to packs.
     Import {
-        /// A pack JSON file, or a share string (`miau1:…`).
+        /// A pack JSON file, a share string (`miau1:…`), or an XSB file.
         input: String,
-        /// Where to write the `.miau` file (default: standard output).
+        /// Where to write the `.miau` file (default: standard output); for
+        /// an XSB file of more than 64 levels, a directory to write one pack
+        /// per 64 levels into.
         #[arg(short, long)]
         out: Option<PathBuf>,
     },
@@ -149,12 +152,23 @@ pub enum Command {
         /// A rule that must form before the win counts; repeatable.
         #[arg(long)]
         require: Vec<String>,
+        /// A rule active at reset that must stay active at every parse point
+        /// (the `must-break` proof); repeatable.
+        #[arg(long)]
+        keep: Vec<String>,
         /// No word may be destroyed.
         #[arg(long)]
         no_word_loss: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
+    },
+    /// Print the catalogue of a set of packs as Markdown: one row per level
+    /// (world, id, title, category, teaches, steps, flags, proofs).
+    Catalogue {
+        /// `.miau` or pack JSON files, or directories holding them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
     },
     /// Print the documentation page of a diagnostic code or name.
     Explain {
@@ -188,6 +202,7 @@ pub fn main() -> ExitCode {
         Command::Import { input, out } => import(&input, out.as_deref()),
         Command::Fmt { check, inputs } => fmt(&inputs, check),
         Command::Explain { code } => explain(&code),
+        Command::Catalogue { inputs } => catalogue(&inputs),
         Command::Replay {
             file,
             level,
@@ -220,6 +235,7 @@ pub fn main() -> ExitCode {
             budget,
             forbid,
             require,
+            keep,
             no_word_loss,
             format,
         } => stage4::solve(&stage4::SolveArgs {
@@ -228,6 +244,7 @@ pub fn main() -> ExitCode {
             budget,
             forbid,
             require,
+            keep,
             no_word_loss,
             format,
         }),
@@ -413,6 +430,13 @@ fn is_pack_json_of(path: &Path, id: &str) -> bool {
 }
 
 fn import(input: &str, out: Option<&Path>) -> u8 {
+    let path = Path::new(input);
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xsb"))
+    {
+        return import_xsb(path, out);
+    }
     let json = if Path::new(input).exists() {
         match read_source(Path::new(input)) {
             Ok((text, _)) => text,
@@ -467,6 +491,68 @@ fn abbreviate(input: &str) -> String {
             input[at..].chars().count()
         ),
         None => input.to_string(),
+    }
+}
+
+/// `miauc import levels.xsb`: Sokoban levels to packs (`import::xsb`).
+fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
+    let text = match files::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("miauc: {e}");
+            return 1;
+        }
+    };
+    let levels = match crate::import::xsb::parse(&text) {
+        Ok(levels) => levels,
+        Err(e) => {
+            eprintln!("miauc: {}:{e}", path.display());
+            return 1;
+        }
+    };
+    let stem = path
+        .file_stem()
+        .map_or("xsb".into(), |s| s.to_string_lossy());
+    let credit = crate::import::xsb::credit(&text);
+    let packs = crate::import::xsb::to_packs(&stem, &levels, &credit);
+    let write = |target: &Path, text: &str| match files::write_atomic(target, text.as_bytes()) {
+        Ok(()) => {
+            eprintln!("wrote {}", target.display());
+            true
+        }
+        Err(e) => {
+            eprintln!("miauc: {}: {e}", target.display());
+            false
+        }
+    };
+    match (out, packs.as_slice()) {
+        (Some(file), [one]) if !file.is_dir() => u8::from(!write(file, &one.text)),
+        (Some(dir), _) => {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("miauc: {}: {e}", dir.display());
+                return 1;
+            }
+            let ok = packs
+                .iter()
+                .map(|p| write(&dir.join(format!("{}.miau", p.id)), &p.text))
+                .fold(true, |a, b| a && b);
+            u8::from(!ok)
+        }
+        (None, [one]) => {
+            print!("{}", one.text);
+            0
+        }
+        (None, _) => {
+            eprintln!(
+                "miauc: {}: {} levels make {} packs (a pack holds at most {}): \
+                 pass `-o DIR` to write them into a directory",
+                path.display(),
+                levels.len(),
+                packs.len(),
+                crate::validate::limits::MAX_LEVELS
+            );
+            1
+        }
     }
 }
 
@@ -525,6 +611,37 @@ fn fmt(inputs: &[PathBuf], check: bool) -> u8 {
         }
     }
     status
+}
+
+/// `miauc catalogue`: every pack must build; the document goes to stdout.
+fn catalogue(inputs: &[PathBuf]) -> u8 {
+    let files = match collect_sources(inputs, &["miau", "json"]) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("miauc: {e}");
+            return 2;
+        }
+    };
+    let mut packs = Vec::new();
+    for path in &files {
+        let Some((_, pack)) = load_pack(path) else {
+            return 1;
+        };
+        // Forward slashes, so the document is the same on every platform.
+        let shown = path.to_string_lossy().replace('\\', "/");
+        packs.push((shown, pack));
+    }
+    let entries: Vec<crate::catalogue::Entry<'_>> = packs
+        .iter()
+        .map(|(path, pack)| crate::catalogue::Entry { path, pack })
+        .collect();
+    let shown: Vec<String> = inputs
+        .iter()
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .collect();
+    let command = format!("miauc catalogue {}", shown.join(" "));
+    print!("{}", crate::catalogue::document(&entries, &command));
+    0
 }
 
 fn explain(code: &str) -> u8 {

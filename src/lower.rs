@@ -374,6 +374,7 @@ fn lower_level(
         let repeatable = matches!(
             s.kind,
             LevelStmtKind::MustForm(_)
+                | LevelStmtKind::MustBreak(_)
                 | LevelStmtKind::Allow(_)
                 | LevelStmtKind::Automaton(_)
                 | LevelStmtKind::Pair(_)
@@ -402,6 +403,16 @@ fn lower_level(
                 text: v.value.clone(),
                 span: v.span,
             }),
+            LevelStmtKind::MustBreak(v) => c.must_break.push(Named {
+                text: v.value.clone(),
+                span: v.span,
+            }),
+            LevelStmtKind::MustLoseWord => {
+                c.must_lose_word = Some(Named {
+                    text: "must-lose-word".into(),
+                    span: s.span,
+                })
+            }
             LevelStmtKind::Allow(a) => {
                 let al = allowance(a, s.span);
                 match crate::diag::lookup(&a.code.text).map(|i| i.code) {

@@ -1,10 +1,12 @@
-//! Stage 4: the check (`diagnostics.md` §5, M401–M416).
+//! Stage 4: the check (`diagnostics.md` §5, M401–M419).
 //!
 //! Per level, in the order of note D: replay the recorded solution (M410,
 //! microseconds), the plain solve (M401, M402, M405, M406, M411, M412), then
 //! the searches that matter only for a level that solves: words frozen
-//! (M403), hands-off (M404), no new rule (M407), one forbid search per
-//! `must-form` entry (M408, M409); then the pack-wide M414, M415 and M416.
+//! (M403), hands-off (M404), no rule change (M407), one forbid search per
+//! `must-form` entry (M408, M409), one keep search per `must-break` entry
+//! (M417, M419) and the no-word-loss search for `must-lose-word` (M418,
+//! M419); then the pack-wide M414, M415 and M416.
 //! No I/O: the shell reads files, prints, and owns the cancel flag.
 
 mod level;

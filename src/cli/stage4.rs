@@ -371,6 +371,8 @@ pub struct SolveArgs {
     pub forbid: Vec<String>,
     /// A rule that must form before the win counts.
     pub require: Vec<String>,
+    /// Rules that must stay active at every parse point.
+    pub keep: Vec<String>,
     /// No word may be destroyed.
     pub no_word_loss: bool,
     /// Output format.
@@ -420,6 +422,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
     for (list, into) in [
         (&args.forbid, &mut constraints.forbid),
         (&args.require, &mut constraints.require),
+        (&args.keep, &mut constraints.keep),
     ] {
         for text in list {
             match game.parse_rule(text) {
@@ -433,6 +436,44 @@ pub fn solve(args: &SolveArgs) -> u8 {
                 }
             }
         }
+    }
+    // A forbidden rule active at reset, or a kept one that isn't, leaves
+    // nothing to search: "unsolved, states: 0" would read as a proof.
+    let reset = LevelSpace::new(&game, Constraints::default())
+        .reset_rules()
+        .to_vec();
+    let rule_list = |rules: &[(crate::engine::Tok, crate::engine::Tok)]| -> String {
+        if rules.is_empty() {
+            "none".into()
+        } else {
+            let names: Vec<String> = rules.iter().map(|&r| game.rule_text(r)).collect();
+            names.join(", ")
+        }
+    };
+    if let Some(&r) = constraints
+        .forbid
+        .iter()
+        .find(|r| reset.binary_search(r).is_ok())
+    {
+        eprintln!(
+            "miauc: --forbid \"{}\" proves nothing on level {}: the rule is active at reset, so every state breaks the constraint. Forbid a rule that isn't active at reset, or use --keep to search for wins that keep it",
+            game.rule_text(r),
+            args.level
+        );
+        return 2;
+    }
+    if let Some(&r) = constraints
+        .keep
+        .iter()
+        .find(|r| reset.binary_search(r).is_err())
+    {
+        eprintln!(
+            "miauc: --keep \"{}\" proves nothing on level {}: the rule isn't active at reset (rules at reset: {})",
+            game.rule_text(r),
+            args.level,
+            rule_list(&reset)
+        );
+        return 2;
     }
     install_cancel();
     let budget = args

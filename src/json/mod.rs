@@ -251,6 +251,13 @@ fn level_value(level: &Level) -> Value {
         let list: Vec<&str> = check.must_form.iter().map(|r| r.text.as_str()).collect();
         m.insert("mustForm".into(), json!(list));
     }
+    if !check.must_break.is_empty() {
+        let list: Vec<&str> = check.must_break.iter().map(|r| r.text.as_str()).collect();
+        m.insert("mustBreak".into(), json!(list));
+    }
+    if check.must_lose_word.is_some() {
+        m.insert("mustLoseWord".into(), json!(true));
+    }
     if let Some(b) = check.solver_budget {
         m.insert("solverBudget".into(), json!(b));
     }

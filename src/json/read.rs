@@ -46,6 +46,8 @@ const LEVEL_KEYS: &[&str] = &[
     "allowHandsOff",
     "allow",
     "mustForm",
+    "mustBreak",
+    "mustLoseWord",
     "solverBudget",
     "solution",
     "steps",
@@ -917,6 +919,27 @@ impl Reader {
                 }
             }
             Some(_) => self.wrong_type(&at.key("mustForm"), "a list of rules"),
+        }
+        match m.get("mustBreak") {
+            None => {}
+            Some(Value::Array(list)) => {
+                for (i, item) in list.iter().enumerate() {
+                    match item.as_str() {
+                        Some(s) => check.must_break.push(Named::new(s)),
+                        None => self.push(
+                            "M236",
+                            &at.key("mustBreak").index(i),
+                            format!("Level {level}: must-break {item} isn't a rule. Write SUBJECT IS PREDICATE, like WATER IS SINK."),
+                        ),
+                    }
+                }
+            }
+            Some(_) => self.wrong_type(&at.key("mustBreak"), "a list of rules"),
+        }
+        match m.get("mustLoseWord") {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Bool(true)) => check.must_lose_word = Some(Named::new("must-lose-word")),
+            Some(_) => self.wrong_type(&at.key("mustLoseWord"), "true"),
         }
         if let Some(v) = m.get("solverBudget") {
             match v.as_u64() {

@@ -69,6 +69,8 @@ pub const LEVEL_STMTS: &[&str] = &[
     "solution",
     "steps",
     "must-form",
+    "must-break",
+    "must-lose-word",
     "budget",
     "allow",
     "terrain",
@@ -733,6 +735,10 @@ impl<'s> P<'s> {
             "hint" => self.run_grammar(string(), args, stmt_end).map(L::Hint),
             "solution" => self.run_grammar(string(), args, stmt_end).map(L::Solution),
             "must-form" => self.run_grammar(string(), args, stmt_end).map(L::MustForm),
+            "must-break" => self.run_grammar(string(), args, stmt_end).map(L::MustBreak),
+            "must-lose-word" => self
+                .run_grammar(empty(), args, stmt_end)
+                .map(|()| L::MustLoseWord),
             "category" => self
                 .run_grammar(name("a category"), args, stmt_end)
                 .map(L::Category),
@@ -1670,8 +1676,14 @@ impl<'s> P<'s> {
                 L::Steps(_) => "steps",
                 L::Budget(_) => "budget",
                 L::Terrain(_) => "terrain",
+                L::MustLoseWord => "must-lose-word",
                 // Repeatable, or checked in stage 2 (two frail statements are M210).
-                L::MustForm(_) | L::Allow(_) | L::Automaton(_) | L::Pair(_) | L::Frail(_) => {
+                L::MustForm(_)
+                | L::MustBreak(_)
+                | L::Allow(_)
+                | L::Automaton(_)
+                | L::Pair(_)
+                | L::Frail(_) => {
                     continue;
                 }
             };
