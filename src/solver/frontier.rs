@@ -197,7 +197,8 @@ mod tests {
                 let s = if similar && k > 0 {
                     let mut t = states[0].clone();
                     for (j, w) in s.iter().take(3).enumerate() {
-                        if let Some(x) = t.get_mut((j * 37 + k) % t.len().max(1)) {
+                        let at = (j * 37 + k) % t.len().max(1);
+                        if let Some(x) = t.get_mut(at) {
                             *x = *w;
                         }
                     }
