@@ -154,6 +154,10 @@ pub enum Command {
         /// No word may be destroyed.
         #[arg(long)]
         no_word_loss: bool,
+        /// Stop after this many seconds of wall clock and report LIMIT
+        /// (for interactive use: the verdict then depends on the machine).
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
@@ -223,6 +227,7 @@ pub fn main() -> ExitCode {
             forbid,
             require,
             no_word_loss,
+            timeout,
             format,
         } => stage4::solve(&stage4::SolveArgs {
             file,
@@ -231,6 +236,7 @@ pub fn main() -> ExitCode {
             forbid,
             require,
             no_word_loss,
+            timeout,
             format,
         }),
     };
@@ -413,7 +419,9 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
             return 1;
         }
     };
-    let stem = path.file_stem().map_or("xsb".into(), |s| s.to_string_lossy());
+    let stem = path
+        .file_stem()
+        .map_or("xsb".into(), |s| s.to_string_lossy());
     let credit = crate::import::xsb::credit(&text);
     let packs = crate::import::xsb::to_packs(&stem, &levels, &credit);
     let write = |target: &Path, text: &str| match std::fs::write(target, text) {

@@ -26,15 +26,27 @@ const LEVEL: &str = "; 1\n'Step aside'\n######\n#@ $.#\n######\n\n";
 #[test]
 fn imported_levels_build_and_check_clean() {
     let dir = scratch("one");
-    std::fs::write(dir.join("tiny.xsb"), format!("; Tiny, by nobody\n\n{LEVEL}")).unwrap();
+    std::fs::write(
+        dir.join("tiny.xsb"),
+        format!("; Tiny, by nobody\n\n{LEVEL}"),
+    )
+    .unwrap();
     let out = miauc(&dir, &["import", "tiny.xsb", "-o", "tiny.miau"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(dir.join("tiny.miau")).unwrap();
     assert!(text.contains("// Tiny, by nobody"), "{text}");
     assert!(text.contains("title      \"Step aside\""), "{text}");
     // The import is canonical: the formatter leaves it alone.
     let fmt = miauc(&dir, &["fmt", "--check", "tiny.miau"]);
-    assert!(fmt.status.success(), "{}", String::from_utf8_lossy(&fmt.stdout));
+    assert!(
+        fmt.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fmt.stdout)
+    );
     let check = miauc(&dir, &["check", "tiny.miau"]);
     let report = String::from_utf8_lossy(&check.stdout).into_owned()
         + &String::from_utf8_lossy(&check.stderr);
@@ -55,7 +67,11 @@ fn more_than_64_levels_need_a_directory() {
     assert!(err.contains("70 levels make 2 packs"), "{err}");
     assert!(err.contains("-o DIR"), "{err}");
     let out = miauc(&dir, &["import", "many.xsb", "-o", "packs"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut files: Vec<String> = std::fs::read_dir(dir.join("packs"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -63,7 +79,11 @@ fn more_than_64_levels_need_a_directory() {
     files.sort();
     assert_eq!(files, ["many-1-64.miau", "many-65-70.miau"]);
     let build = miauc(&dir, &["build", "packs", "-o", "out"]);
-    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
 }
 
 #[test]
@@ -73,6 +93,9 @@ fn bad_input_names_file_line_and_column() {
     let out = miauc(&dir, &["import", "bad.xsb"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("miauc: bad.xsb:3:4: unexpected 'x'"), "{err}");
+    assert!(
+        err.starts_with("miauc: bad.xsb:3:4: unexpected 'x'"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
 }

@@ -51,9 +51,14 @@ pub fn level(id: &str, ascii: &str) -> Result<Level, String> {
     let ring = rows.len() >= 3
         && rows.first().is_some_and(|r| r.chars().all(|c| c == '_'))
         && rows.last().is_some_and(|r| r.chars().all(|c| c == '_'))
-        && rows.iter().all(|r| r.starts_with('_') && r.ends_with('_') && r.len() >= 3);
+        && rows
+            .iter()
+            .all(|r| r.starts_with('_') && r.ends_with('_') && r.len() >= 3);
     let inner: Vec<&str> = if ring {
-        rows[1..rows.len() - 1].iter().map(|r| &r[1..r.len() - 1]).collect()
+        rows[1..rows.len() - 1]
+            .iter()
+            .map(|r| &r[1..r.len() - 1])
+            .collect()
     } else {
         rows
     };
@@ -73,7 +78,9 @@ pub fn level(id: &str, ascii: &str) -> Result<Level, String> {
             };
             let Some(text) = text else {
                 let (line, col) = (y + 1 + usize::from(ring), x + 1 + usize::from(ring));
-                return Err(format!("{line}:{col}: {c:?} has no counterpart in this game"));
+                return Err(format!(
+                    "{line}:{col}: {c:?} has no counterpart in this game"
+                ));
             };
             let stem = match kind {
                 Kind::Thing => text.to_ascii_lowercase(),

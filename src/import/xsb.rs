@@ -161,7 +161,12 @@ fn check(level: &XsbLevel) -> Result<(), XsbError> {
              as goals (`.`, `+`, `*`), at least one"
         )));
     }
-    let width = level.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let width = level
+        .rows
+        .iter()
+        .map(|r| r.chars().count())
+        .max()
+        .unwrap_or(0);
     let (w, h) = board_size(width, level.rows.len());
     if w > MAX_BOARD_SIDE as usize || h > MAX_BOARD_SIDE as usize {
         return Err(at(format!(
@@ -240,7 +245,9 @@ pub fn to_packs(stem: &str, levels: &[XsbLevel], credit: &[String]) -> Vec<PackS
 pub fn credit(text: &str) -> Vec<String> {
     text.lines()
         .map(str::trim)
-        .take_while(|l| l.is_empty() || (l.starts_with(';') && l[1..].trim().parse::<u32>().is_err()))
+        .take_while(|l| {
+            l.is_empty() || (l.starts_with(';') && l[1..].trim().parse::<u32>().is_err())
+        })
         .filter_map(|l| l.strip_prefix(';'))
         .map(|l| l.trim().to_string())
         .collect()
@@ -280,7 +287,12 @@ fn level_text(level: &XsbLevel, out: &mut String) {
         "  allow bypass \"Sokoban: the rules are fixed words in a sealed header; no word moves.\"\n",
     );
     out.push_str("  board {\n");
-    let map_width = level.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let map_width = level
+        .rows
+        .iter()
+        .map(|r| r.chars().count())
+        .max()
+        .unwrap_or(0);
     let (width, _) = board_size(map_width, level.rows.len());
     for rule in HEADER {
         let mut cells: Vec<&str> = rule.to_vec();
@@ -324,7 +336,7 @@ mod tests {
     use super::*;
     use crate::compile::{SourceKind, compile};
     use crate::engine::Game;
-    use crate::solver::level::{Constraints, route_text, search_level, LevelSpace};
+    use crate::solver::level::{Constraints, LevelSpace, route_text, search_level};
     use crate::solver::{Limits, Verdict};
     use std::sync::atomic::AtomicBool;
 
@@ -357,7 +369,11 @@ mod tests {
         let levels = parse(TWO).unwrap();
         let pack = &to_packs("tiny", &levels, &[])[0];
         let compiled = compile(&pack.text, SourceKind::Miau);
-        assert!(compiled.diagnostics.is_empty(), "{:?}", compiled.diagnostics);
+        assert!(
+            compiled.diagnostics.is_empty(),
+            "{:?}",
+            compiled.diagnostics
+        );
         let model = compiled.pack.unwrap();
         assert_eq!(model.levels.len(), 2);
         let game = Game::new(&model.levels[1]);
@@ -397,7 +413,10 @@ mod tests {
         let packs = to_packs("big", &levels, &[]);
         let ids: Vec<&str> = packs.iter().map(|p| p.id.as_str()).collect();
         let last = format!("big-{}-{}", MAX_LEVELS + 1, MAX_LEVELS + 3);
-        assert_eq!(ids, vec![format!("big-1-{MAX_LEVELS}").as_str(), last.as_str()]);
+        assert_eq!(
+            ids,
+            vec![format!("big-1-{MAX_LEVELS}").as_str(), last.as_str()]
+        );
         for p in &packs {
             assert!(compile(&p.text, SourceKind::Miau).diagnostics.is_empty());
         }
@@ -415,7 +434,12 @@ mod tests {
         assert!(e.message.contains("1 boxes and 0 goals"), "{}", e.message);
         let e = parse("; only comments\n").unwrap_err();
         assert!(e.message.starts_with("no level found"), "{}", e.message);
-        let wide = format!("{}\n#@$.{}#\n{}\n", "#".repeat(130), " ".repeat(125), "#".repeat(130));
+        let wide = format!(
+            "{}\n#@$.{}#\n{}\n",
+            "#".repeat(130),
+            " ".repeat(125),
+            "#".repeat(130)
+        );
         assert!(parse(&wide).unwrap_err().message.contains("at most 128"));
     }
 
