@@ -12,6 +12,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+pub mod files;
 mod stage4;
 pub use stage4::CheckFormat;
 
@@ -151,6 +152,10 @@ pub enum Command {
         /// A rule that must form before the win counts; repeatable.
         #[arg(long)]
         require: Vec<String>,
+        /// A rule active at reset that must stay active at every parse point
+        /// (the `must-break` proof); repeatable.
+        #[arg(long)]
+        keep: Vec<String>,
         /// No word may be destroyed.
         #[arg(long)]
         no_word_loss: bool,
@@ -161,6 +166,13 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
+    },
+    /// Print the catalogue of a set of packs as Markdown: one row per level
+    /// (world, id, title, category, teaches, steps, flags, proofs).
+    Catalogue {
+        /// `.miau` or pack JSON files, or directories holding them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
     },
     /// Print the documentation page of a diagnostic code or name.
     Explain {
@@ -194,6 +206,7 @@ pub fn main() -> ExitCode {
         Command::Import { input, out } => import(&input, out.as_deref()),
         Command::Fmt { check, inputs } => fmt(&inputs, check),
         Command::Explain { code } => explain(&code),
+        Command::Catalogue { inputs } => catalogue(&inputs),
         Command::Replay {
             file,
             level,
@@ -226,6 +239,7 @@ pub fn main() -> ExitCode {
             budget,
             forbid,
             require,
+            keep,
             no_word_loss,
             timeout,
             format,
@@ -235,6 +249,7 @@ pub fn main() -> ExitCode {
             budget,
             forbid,
             require,
+            keep,
             no_word_loss,
             timeout,
             format,
@@ -243,43 +258,19 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Expand directories into the `.miau` files they hold (sorted, recursive), keep files as given.
+/// Expand directories into the files with these extensions (sorted,
+/// recursive), keep files as given; each real file once (see [`files`]).
 pub fn collect_sources(inputs: &[PathBuf], ext: &[&str]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            let mut found = Vec::new();
-            walk(input, ext, &mut found).map_err(|e| format!("{}: {e}", input.display()))?;
-            found.sort();
-            out.extend(found);
-        } else if input.exists() {
-            out.push(input.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", input.display()));
-        }
-    }
-    Ok(out)
-}
-
-fn walk(dir: &Path, ext: &[&str], out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, ext, out)?;
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| ext.contains(&e))
-        {
-            out.push(path);
-        }
-    }
-    Ok(())
+    Ok(files::collect(inputs, ext)?
+        .into_iter()
+        .map(|s| s.path)
+        .collect())
 }
 
 /// Read a file as text; bytes that aren't UTF-8 become an M114 diagnostic.
+/// Only regular files of at most [`files::MAX_SOURCE_BYTES`] are read.
 pub fn read_source(path: &Path) -> Result<(String, Vec<Diagnostic>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = files::read(path)?;
     Ok(compile::decode(&bytes))
 }
 
@@ -316,15 +307,17 @@ pub fn fails(diags: &[Diagnostic], report: &Report) -> bool {
 }
 
 fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
-    let files = match collect_sources(inputs, &["miau"]) {
+    let sources = match files::collect(inputs, &["miau"]) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("miauc: {e}");
             return 2;
         }
     };
+    let mut guard = OutputGuard::new(&sources);
     let mut failed = false;
-    for path in files {
+    for source in sources {
+        let path = source.path;
         let (text, mut diags) = match read_source(&path) {
             Ok(x) => x,
             Err(e) => {
@@ -347,7 +340,12 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
             return 1;
         }
         let target = out.join(format!("{}.json", pack.id));
-        if let Err(e) = std::fs::write(&target, &json) {
+        if let Err(e) = guard.claim(&target, &pack.id, &path) {
+            eprintln!("miauc: {e}");
+            failed = true;
+            continue;
+        }
+        if let Err(e) = files::write_atomic(&target, json.as_bytes()) {
             eprintln!("miauc: {}: {e}", target.display());
             failed = true;
             continue;
@@ -358,6 +356,83 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
         }
     }
     u8::from(failed)
+}
+
+/// What `build` may write: never one of its inputs, never the same file
+/// twice in one run, never through a symbolic link, and never over a file
+/// that isn't an earlier build of the same pack.
+struct OutputGuard {
+    inputs: Vec<(PathBuf, PathBuf)>,
+    written: Vec<(PathBuf, PathBuf)>,
+}
+
+impl OutputGuard {
+    fn new(sources: &[files::Source]) -> OutputGuard {
+        OutputGuard {
+            inputs: sources
+                .iter()
+                .map(|s| (s.real.clone(), s.path.clone()))
+                .collect(),
+            written: Vec::new(),
+        }
+    }
+
+    /// Check `target` for pack `id` built from `from`, and remember it.
+    fn claim(&mut self, target: &Path, id: &str, from: &Path) -> Result<(), String> {
+        let shown = target.display();
+        let link = std::fs::symlink_metadata(target).ok();
+        if link.as_ref().is_some_and(std::fs::Metadata::is_symlink) {
+            return Err(format!(
+                "{shown} is a symbolic link; not writing through it (remove it, or pick another --out)"
+            ));
+        }
+        // The real path of the target: its directory resolved, its own name kept.
+        let real = match (target.parent(), target.file_name()) {
+            (Some(dir), Some(file)) => std::fs::canonicalize(if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            })
+            .map(|d| d.join(file))
+            .unwrap_or_else(|_| target.to_path_buf()),
+            _ => target.to_path_buf(),
+        };
+        if let Some((_, input)) = self.inputs.iter().find(|(r, _)| *r == real) {
+            return Err(format!(
+                "{shown} is the input {}; not overwriting it (pick another --out)",
+                input.display()
+            ));
+        }
+        if let Some((_, first)) = self.written.iter().find(|(r, _)| *r == real) {
+            return Err(format!(
+                "{} and {} both build pack `{id}`; not writing {shown} twice (give each pack its own id)",
+                first.display(),
+                from.display()
+            ));
+        }
+        if link.is_some() && !is_pack_json_of(target, id) {
+            return Err(format!(
+                "{shown} exists and isn't a built pack `{id}`; not overwriting it (remove it, or pick another --out)"
+            ));
+        }
+        self.written.push((real, from.to_path_buf()));
+        Ok(())
+    }
+}
+
+/// Whether the file at `path` is pack JSON whose manifest id is `id` (an
+/// earlier build, safe to replace).
+fn is_pack_json_of(path: &Path, id: &str) -> bool {
+    let Ok(bytes) = files::read(path) else {
+        return false;
+    };
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return false;
+    };
+    value
+        .pointer("/manifest/id")
+        .and_then(serde_json::Value::as_str)
+        == Some(id)
 }
 
 fn import(input: &str, out: Option<&Path>) -> u8 {
@@ -380,20 +455,28 @@ fn import(input: &str, out: Option<&Path>) -> u8 {
         match crate::share::decode(input.trim()) {
             Ok(json) => json,
             Err(e) => {
-                eprintln!("miauc: {input}: not a file, and not a share string: {e}");
+                eprintln!(
+                    "miauc: {}: not a file, and not a share string: {e}",
+                    abbreviate(input)
+                );
                 return 1;
             }
         }
     };
     let compiled = compile::compile(&json, SourceKind::Json);
-    let failed = print_diagnostics(input, &json, &compiled.diagnostics, &Report::default());
+    let failed = print_diagnostics(
+        &abbreviate(input),
+        &json,
+        &compiled.diagnostics,
+        &Report::default(),
+    );
     let Some(pack) = compiled.pack.filter(|_| !failed) else {
         return 1;
     };
     let source = crate::import::to_miau(&pack);
     match out {
         Some(path) => {
-            if let Err(e) = std::fs::write(path, source) {
+            if let Err(e) = files::write_atomic(path, source.as_bytes()) {
                 eprintln!("miauc: {}: {e}", path.display());
                 return 1;
             }
@@ -403,12 +486,26 @@ fn import(input: &str, out: Option<&Path>) -> u8 {
     0
 }
 
+/// An argument as shown in a message: a share string can be 128 KiB, so
+/// only its first 60 characters are echoed.
+fn abbreviate(input: &str) -> String {
+    const SHOWN: usize = 60;
+    match input.char_indices().nth(SHOWN) {
+        Some((at, _)) => format!(
+            "{}… ({} more characters)",
+            &input[..at],
+            input[at..].chars().count()
+        ),
+        None => input.to_string(),
+    }
+}
+
 /// `miauc import levels.xsb`: Sokoban levels to packs (`import::xsb`).
 fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
-    let text = match std::fs::read(path) {
+    let text = match files::read(path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
-            eprintln!("miauc: {}: {e}", path.display());
+            eprintln!("miauc: {e}");
             return 1;
         }
     };
@@ -424,7 +521,7 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
         .map_or("xsb".into(), |s| s.to_string_lossy());
     let credit = crate::import::xsb::credit(&text);
     let packs = crate::import::xsb::to_packs(&stem, &levels, &credit);
-    let write = |target: &Path, text: &str| match std::fs::write(target, text) {
+    let write = |target: &Path, text: &str| match files::write_atomic(target, text.as_bytes()) {
         Ok(()) => {
             eprintln!("wrote {}", target.display());
             true
@@ -441,11 +538,13 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
                 eprintln!("miauc: {}: {e}", dir.display());
                 return 1;
             }
-            let ok = packs
+            // Every pack is written (and every failure reported), not only
+            // those before the first failure.
+            let failed = packs
                 .iter()
-                .map(|p| write(&dir.join(format!("{}.miau", p.id)), &p.text))
-                .fold(true, |a, b| a && b);
-            u8::from(!ok)
+                .filter(|p| !write(&dir.join(format!("{}.miau", p.id)), &p.text))
+                .count();
+            u8::from(failed > 0)
         }
         (None, [one]) => {
             print!("{}", one.text);
@@ -466,7 +565,7 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
 }
 
 fn fmt(inputs: &[PathBuf], check: bool) -> u8 {
-    let files = match collect_sources(inputs, &["miau"]) {
+    let sources = match files::collect(inputs, &["miau"]) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("miauc: {e}");
@@ -474,7 +573,18 @@ fn fmt(inputs: &[PathBuf], check: bool) -> u8 {
         }
     };
     let mut status = 0;
-    for path in files {
+    for source in sources {
+        let path = source.path;
+        if source.outside {
+            // A link inside the directory leading out of it: formatting the
+            // file would rewrite something the user didn't hand over.
+            eprintln!(
+                "miauc: {}: a link to {}, outside the directory given; not formatting it",
+                path.display(),
+                source.real.display()
+            );
+            continue;
+        }
         let (text, diags) = match read_source(&path) {
             Ok(x) => x,
             Err(e) => {
@@ -495,7 +605,7 @@ fn fmt(inputs: &[PathBuf], check: bool) -> u8 {
                 if check {
                     println!("would reformat {name}");
                     status = 1;
-                } else if let Err(e) = std::fs::write(&path, formatted) {
+                } else if let Err(e) = files::write_atomic(&source.real, formatted.as_bytes()) {
                     eprintln!("miauc: {name}: {e}");
                     status = 1;
                 } else {
@@ -509,6 +619,37 @@ fn fmt(inputs: &[PathBuf], check: bool) -> u8 {
         }
     }
     status
+}
+
+/// `miauc catalogue`: every pack must build; the document goes to stdout.
+fn catalogue(inputs: &[PathBuf]) -> u8 {
+    let files = match collect_sources(inputs, &["miau", "json"]) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("miauc: {e}");
+            return 2;
+        }
+    };
+    let mut packs = Vec::new();
+    for path in &files {
+        let Some((_, pack)) = load_pack(path) else {
+            return 1;
+        };
+        // Forward slashes, so the document is the same on every platform.
+        let shown = path.to_string_lossy().replace('\\', "/");
+        packs.push((shown, pack));
+    }
+    let entries: Vec<crate::catalogue::Entry<'_>> = packs
+        .iter()
+        .map(|(path, pack)| crate::catalogue::Entry { path, pack })
+        .collect();
+    let shown: Vec<String> = inputs
+        .iter()
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .collect();
+    let command = format!("miauc catalogue {}", shown.join(" "));
+    print!("{}", crate::catalogue::document(&entries, &command));
+    0
 }
 
 fn explain(code: &str) -> u8 {

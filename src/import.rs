@@ -284,9 +284,15 @@ fn level_block(level: &Level, legend: &Legend, out: &mut String) {
     if let Some(s) = check.steps {
         rows.push(("steps", s.to_string()));
     }
-    if !check.must_form.is_empty() {
-        let rules: Vec<String> = check.must_form.iter().map(|r| quote(&r.text)).collect();
-        rows.push(("must-form", rules.join(" ")));
+    // One statement per rule: `must-form` and `must-break` take one string.
+    for r in &check.must_form {
+        rows.push(("must-form", quote(&r.text)));
+    }
+    for r in &check.must_break {
+        rows.push(("must-break", quote(&r.text)));
+    }
+    if check.must_lose_word.is_some() {
+        rows.push(("must-lose-word", String::new()));
     }
     if let Some(b) = check.solver_budget {
         rows.push(("budget", b.to_string()));

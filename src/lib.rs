@@ -11,19 +11,22 @@
 //! - [`fmt`]: the canonical formatter;
 //! - [`engine`]: the rules engine (`rules.md`) on a compact state;
 //! - [`solver`]: the breadth-first solver, generic and on the engine;
-//! - [`check`]: stage 4, the searches and their diagnostics (M401–M416);
+//! - [`check`]: stage 4, the searches and their diagnostics (M401–M419);
+//! - [`catalogue`]: the Markdown catalogue of a set of packs;
 //! - [`compile`]: the pipeline the shells call;
 //! - [`ide`]: editor features as plain functions over byte offsets;
 //! - [`lsp`]: the language server shell (`miauc lsp`);
 //! - [`cli`]: the `miauc` command line (the only module here that does I/O).
 
 pub mod analysis;
+pub mod catalogue;
 pub mod check;
 pub mod cli;
 pub mod compile;
 pub mod diag;
 pub mod engine;
 pub mod fmt;
+pub mod fuzz;
 pub mod ide;
 pub mod import;
 pub mod json;

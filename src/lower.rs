@@ -374,6 +374,7 @@ fn lower_level(
         let repeatable = matches!(
             s.kind,
             LevelStmtKind::MustForm(_)
+                | LevelStmtKind::MustBreak(_)
                 | LevelStmtKind::Allow(_)
                 | LevelStmtKind::Automaton(_)
                 | LevelStmtKind::Pair(_)
@@ -402,6 +403,16 @@ fn lower_level(
                 text: v.value.clone(),
                 span: v.span,
             }),
+            LevelStmtKind::MustBreak(v) => c.must_break.push(Named {
+                text: v.value.clone(),
+                span: v.span,
+            }),
+            LevelStmtKind::MustLoseWord => {
+                c.must_lose_word = Some(Named {
+                    text: "must-lose-word".into(),
+                    span: s.span,
+                })
+            }
             LevelStmtKind::Allow(a) => {
                 let al = allowance(a, s.span);
                 match crate::diag::lookup(&a.code.text).map(|i| i.code) {
@@ -495,6 +506,8 @@ fn lower_level(
 
     let mut used: HashSet<String> = HashSet::new();
     let mut objects: Vec<model::Object> = Vec::new();
+    // Unknown keys of this board: where their M109 is, and how many more cells use them.
+    let mut missing: HashMap<String, (usize, usize)> = HashMap::new();
     if let Some(board) = &l.board {
         out.height = board.rows.len() as u32;
         out.width = board.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0) as u32;
@@ -535,7 +548,26 @@ fn lower_level(
                                     });
                                 }
                             }
+                            None if missing.contains_key(k.as_str()) => {
+                                // The same unknown key again: one diagnostic per
+                                // key, so a board of 16,384 look-alike cells
+                                // stays one M109 with one fix, not 16,384
+                                // fixes of 16,384 edits each.
+                                let (at, more) = missing.get_mut(k.as_str()).expect("present");
+                                *more += 1;
+                                let d: &mut Diagnostic = &mut diags[*at];
+                                d.cells.push((x, y));
+                                if d.related.len() < MAX_M109_RELATED {
+                                    for sp in cell_part_spans(cell, k) {
+                                        d.related.push(crate::diag::Related {
+                                            span: sp,
+                                            label: format!("{k} again"),
+                                        });
+                                    }
+                                }
+                            }
                             None => {
+                                missing.insert(k.clone(), (diags.len(), 0));
                                 let visible: Vec<(String, String)> = legend
                                     .iter()
                                     .chain(pack_legend.iter())
@@ -562,6 +594,15 @@ fn lower_level(
     }
     out.objects = objects;
 
+    for (k, &(at, more)) in &missing {
+        if more > 0 {
+            let d = &mut diags[at];
+            d.message.push_str(&format!(
+                " {k} is in {more} more cell{} of this board too.",
+                if more == 1 { "" } else { "s" }
+            ));
+        }
+    }
     for k in &order {
         if !used.contains(k) {
             let e = &legend[k];
@@ -589,6 +630,10 @@ fn listed(v: &[Listed]) -> model::Introduces {
     }
     out
 }
+
+/// Other cells of one unknown key shown as related spans of its M109; the
+/// message counts them all and the board-wide fix replaces them all.
+const MAX_M109_RELATED: usize = 16;
 
 fn m109(
     id: &str,

@@ -182,6 +182,12 @@ pub struct CheckMeta {
     pub allow: Vec<Allowance>,
     /// `mustForm`: rules proven necessary by a forbid search, as written (`TRUCK IS WIN`).
     pub must_form: Vec<Named>,
+    /// `mustBreak`: rules active at reset that every win must break at some
+    /// parse point, proven by a keep search (`WATER IS SINK`).
+    pub must_break: Vec<Named>,
+    /// `mustLoseWord`: every win destroys a word, proven by a no-word-loss
+    /// search. The name's span is the statement's.
+    pub must_lose_word: Option<Named>,
     /// `solverBudget`: the solver's state budget.
     pub solver_budget: Option<u64>,
     /// `solution`: the recorded route, `U D L R W`.

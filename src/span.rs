@@ -51,24 +51,55 @@ pub struct LineCol {
     pub column: u32,
 }
 
-/// Line starts of one text, for offset ↔ position conversion in O(log lines).
+/// Line starts of one text, for offset ↔ position conversion in O(log n):
+/// besides the line starts it keeps a checkpoint every
+/// [`CHECKPOINT_BYTES`] bytes (the character and UTF-16 columns there), so
+/// a column is found by scanning at most that many bytes, however long the
+/// line. A line of 40,000 mistakes converts in linear time, not quadratic.
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
+    checkpoints: Vec<Checkpoint>,
     len: u32,
+}
+
+/// Distance between two column checkpoints of a [`LineIndex`], in bytes.
+pub const CHECKPOINT_BYTES: usize = 256;
+
+/// The columns at one character boundary: counted from its line's start.
+#[derive(Debug, Clone, Copy)]
+struct Checkpoint {
+    offset: u32,
+    chars: u32,
+    utf16: u32,
 }
 
 impl LineIndex {
     /// Index the line starts of `text` (lines end at `\n`).
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
+        let mut checkpoints = Vec::with_capacity(text.len() / CHECKPOINT_BYTES);
+        let (mut chars, mut utf16, mut last) = (0u32, 0u32, 0usize);
+        for (i, c) in text.char_indices() {
+            if i - last >= CHECKPOINT_BYTES {
+                checkpoints.push(Checkpoint {
+                    offset: i as u32,
+                    chars,
+                    utf16,
+                });
+                last = i;
+            }
+            if c == '\n' {
                 line_starts.push((i + 1) as u32);
+                (chars, utf16) = (0, 0);
+            } else {
+                chars += 1;
+                utf16 += c.len_utf16() as u32;
             }
         }
         LineIndex {
             line_starts,
+            checkpoints,
             len: text.len() as u32,
         }
     }
@@ -92,6 +123,18 @@ impl LineIndex {
         }
     }
 
+    /// The last checkpoint at or before `offset` on the line starting at
+    /// `start`, or the line start itself: (byte, chars, UTF-16 units).
+    fn before(&self, start: usize, offset: usize) -> (usize, u32, u32) {
+        let i = self
+            .checkpoints
+            .partition_point(|c| c.offset as usize <= offset);
+        match i.checked_sub(1).map(|i| self.checkpoints[i]) {
+            Some(c) if c.offset as usize >= start => (c.offset as usize, c.chars, c.utf16),
+            _ => (start, 0, 0),
+        }
+    }
+
     /// 1-based line and character column of byte `offset`.
     ///
     /// An offset inside a multi-byte character counts as that character.
@@ -99,17 +142,18 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.line_of(offset);
         let start = self.line_starts[line] as usize;
+        let (from, chars, _) = self.before(start, offset);
         let column = text
-            .get(start..)
+            .get(from..)
             .map(|rest| {
                 rest.char_indices()
-                    .take_while(|(i, _)| start + i < offset)
+                    .take_while(|(i, _)| from + i < offset)
                     .count()
             })
             .unwrap_or(0);
         LineCol {
             line: line as u32 + 1,
-            column: column as u32 + 1,
+            column: chars + column as u32 + 1,
         }
     }
 
@@ -118,12 +162,17 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.line_of(offset);
         let start = self.line_starts[line] as usize;
-        let col: usize = text[start..]
-            .char_indices()
-            .take_while(|(i, _)| start + i < offset)
-            .map(|(_, c)| c.len_utf16())
-            .sum();
-        (line as u32, col as u32)
+        let (from, _, units) = self.before(start, offset);
+        let col: usize = text
+            .get(from..)
+            .map(|rest| {
+                rest.char_indices()
+                    .take_while(|(i, _)| from + i < offset)
+                    .map(|(_, c)| c.len_utf16())
+                    .sum()
+            })
+            .unwrap_or(0);
+        (line as u32, units + col as u32)
     }
 
     /// Byte offset of a 0-based line and UTF-16 column; positions past the end of a
@@ -132,10 +181,23 @@ impl LineIndex {
         let Some(start) = self.line_start(line as usize) else {
             return text.len();
         };
-        let mut units = 0u32;
-        for (i, c) in text[start..].char_indices() {
+        let end = self.line_start(line as usize + 1).unwrap_or(text.len() + 1);
+        // The last checkpoint of this line whose column is at most `col`.
+        let lo = self
+            .checkpoints
+            .partition_point(|c| (c.offset as usize) < start);
+        let hi = self
+            .checkpoints
+            .partition_point(|c| (c.offset as usize) < end);
+        let on_line = &self.checkpoints[lo..hi];
+        let k = on_line.partition_point(|c| c.utf16 <= col);
+        let (from, mut units) = match k.checked_sub(1).map(|k| on_line[k]) {
+            Some(c) => (c.offset as usize, c.utf16),
+            None => (start, 0),
+        };
+        for (i, c) in text[from..].char_indices() {
             if c == '\n' || units >= col {
-                return start + i;
+                return from + i;
             }
             units += c.len_utf16() as u32;
         }
@@ -156,5 +218,35 @@ mod tests {
         assert_eq!(idx.utf16_position(text, x), (1, 3));
         assert_eq!(idx.offset_of_utf16(text, 1, 3), x);
         assert_eq!(idx.offset_of_utf16(text, 9, 0), text.len());
+    }
+
+    /// The checkpoints give the same answers as a scan from the line start,
+    /// on long lines of mixed widths (checkpoints land on many of them).
+    #[test]
+    fn checkpoints_agree_with_a_plain_scan() {
+        let line: String = (0..2000)
+            .map(|i| ["a", "é", "🐈", "\u{0}"][i % 4])
+            .collect();
+        let text = format!("{line}\nxy\n{line}");
+        let idx = LineIndex::new(&text);
+        for (offset, _) in text.char_indices().step_by(7) {
+            let line = idx.line_of(offset);
+            let start = idx.line_start(line).unwrap();
+            let before = &text[start..offset];
+            let want = LineCol {
+                line: line as u32 + 1,
+                column: before.chars().count() as u32 + 1,
+            };
+            assert_eq!(idx.line_col(&text, offset), want);
+            let units: usize = before.chars().map(char::len_utf16).sum();
+            assert_eq!(
+                idx.utf16_position(&text, offset),
+                (line as u32, units as u32)
+            );
+            assert_eq!(
+                idx.offset_of_utf16(&text, line as u32, units as u32),
+                offset
+            );
+        }
     }
 }

@@ -100,8 +100,13 @@ fn level_and_shard_select_levels() {
 }
 
 #[test]
-fn clockwork_passes_and_is_hands_off() {
-    let (code, out, _) = miauc(&["check", "packs/clockwork.miau"]);
+fn clockwork_proof_level_passes_and_is_hands_off() {
+    let (code, out, _) = miauc(&[
+        "check",
+        "packs/machine-room.miau",
+        "--level",
+        "mouse-keeps-time",
+    ]);
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("level mouse-keeps-time: solved in 11 steps, route DRRRRRRRRRR"),
@@ -111,7 +116,7 @@ fn clockwork_passes_and_is_hands_off() {
 }
 
 #[test]
-fn small_crate_works_levels_pass() {
+fn small_mechanism_drafts_pass() {
     for (level, route, flags) in [
         (
             "pallet-row",
@@ -121,7 +126,7 @@ fn small_crate_works_levels_pass() {
         ("door-stop", "LURRURDDURRRRRR", "BYPASS (allowed)"),
         ("jam", "RRRRRRR", "BYPASS (allowed)"),
     ] {
-        let (code, out, _) = miauc(&["check", "packs/crate-works.miau", "--level", level]);
+        let (code, out, _) = miauc(&["check", "packs/machine-room.miau", "--level", level]);
         assert_eq!(code, 0, "{out}");
         let line = format!(
             "level {level}: solved in {} steps, route {route}",
@@ -148,14 +153,14 @@ fn bundled_packs_pass() {
 fn solve_prints_the_published_routes() {
     for (file, level, route) in [
         (
-            "packs/crate-works.miau",
+            "packs/machine-room.miau",
             "pallet-row",
             "LUURRDULLDDRRRRUULLLRDDLLUU",
         ),
-        ("packs/crate-works.miau", "door-stop", "LURRURDDURRRRRR"),
-        ("packs/crate-works.miau", "hand-off", "LUDLURRRRRURRRR"),
-        ("packs/crate-works.miau", "jam", "RRRRRRR"),
-        ("packs/clockwork.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
+        ("packs/machine-room.miau", "door-stop", "LURRURDDURRRRRR"),
+        ("packs/machine-room.miau", "hand-off", "LUDLURRRRRURRRR"),
+        ("packs/machine-room.miau", "jam", "RRRRRRR"),
+        ("packs/machine-room.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
     ] {
         let (code, out, err) = miauc(&["solve", file, "--level", level]);
         assert_eq!(code, 0, "{level}: {out}{err}");
@@ -173,7 +178,7 @@ fn solve_prints_the_published_routes() {
 fn solve_short_one_crate() {
     let (code, out, _) = miauc(&[
         "solve",
-        "packs/crate-works.miau",
+        "packs/machine-room.miau",
         "--level",
         "short-one-crate",
     ]);
@@ -211,8 +216,9 @@ fn solve_reports_unsolved_and_limit_and_constraints() {
     let (code, out, _) = miauc(&["solve", BROKEN, "--level", "too-big", "--budget", "1000"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(field(&out, "route"), Some("DDRRRR"));
-    // FLAG IS WIN is active at reset: forbidding it leaves nothing to explore.
-    let (code, out, _) = miauc(&[
+    // FLAG IS WIN is active at reset: forbidding it leaves nothing to
+    // explore, which is a usage error naming the rule, not a proof.
+    let (code, out, err) = miauc(&[
         "solve",
         BROKEN,
         "--level",
@@ -220,8 +226,14 @@ fn solve_reports_unsolved_and_limit_and_constraints() {
         "--forbid",
         "FLAG IS WIN",
     ]);
-    assert_eq!(code, 1);
-    assert_eq!(field(&out, "result"), Some("unsolved"));
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(field(&out, "result"), None, "{out}");
+    assert!(
+        err.contains(
+            "--forbid \"FLAG IS WIN\" proves nothing on level short: the rule is active at reset"
+        ),
+        "{err}"
+    );
     // ROCK IS PUSH can never form in `needless`.
     let (code, out, _) = miauc(&[
         "solve",
@@ -331,4 +343,99 @@ fn ctrl_c_stops_a_search_promptly() {
     let out = child.wait_with_output().expect("output");
     let out = String::from_utf8_lossy(&out.stdout);
     assert_eq!(field(&out, "result"), Some("cancelled"), "{out}");
+}
+
+const CLAIMS: &str = "tests/fixtures/check/claims.miau";
+
+/// `(level, code)` of every diagnostic `check --format json` reports.
+fn codes(file: &str) -> Vec<(String, String)> {
+    let (_, out, _) = miauc(&["check", file, "--format", "json", "--jobs", "1"]);
+    out.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| {
+            let code = v.get("code")?.as_str()?.to_string();
+            let level = v.get("level")?.as_str()?.to_string();
+            Some((level, code))
+        })
+        .collect()
+}
+
+#[test]
+fn breaking_a_rule_is_not_skippable_and_must_break_is_proven() {
+    let found = codes(CLAIMS);
+    let has = |level: &str, code: &str| found.iter().any(|(l, c)| l == level && c == code);
+    // low-tide's only wins break WATER IS SINK: no M407, and must-break holds.
+    assert!(!has("low-tide", "M407"), "{found:?}");
+    assert!(!has("low-tide", "M417"), "{found:?}");
+    assert!(!has("low-tide", "M419"), "{found:?}");
+    // The rules never change in plug: skippable (allowed there, so info).
+    assert!(has("plug", "M407"), "{found:?}");
+    // dry-route is won with WATER IS SINK active throughout.
+    assert!(has("dry-route", "M417"), "{found:?}");
+    // MIAU IS WIN isn't active at reset: nothing to break.
+    assert!(has("nothing-to-break", "M417"), "{found:?}");
+}
+
+#[test]
+fn must_lose_word_is_proven_by_an_exhaustive_search() {
+    let found = codes(CLAIMS);
+    let has = |level: &str, code: &str| found.iter().any(|(l, c)| l == level && c == code);
+    // plug: every win sinks the ROCK word.
+    assert!(!has("plug", "M418"), "{found:?}");
+    assert!(!has("plug", "M419"), "{found:?}");
+    // low-tide wins without destroying a word.
+    assert!(has("low-tide", "M418"), "{found:?}");
+    let (_, out, _) = miauc(&["check", CLAIMS, "--level", "low-tide"]);
+    assert!(
+        out.contains(
+            "Level low-tide: must-lose-word isn't needed: won in 10 steps without destroying a word (UUDDRRRRRR)."
+        ),
+        "{out}"
+    );
+    // With a budget too small to finish, the claim is unproven, not proven.
+    // (The solve search needs 34 states, the no-word-loss proof 60.)
+    let (_, out, _) = miauc(&[
+        "check", CLAIMS, "--level", "plug", "--budget", "40", "--format", "json",
+    ]);
+    assert!(out.contains("\"code\":\"M419\""), "{out}");
+    assert!(out.contains("must-lose-word isn't proven"), "{out}");
+    assert!(!out.contains("\"code\":\"M418\""), "{out}");
+}
+
+#[test]
+fn solve_keep_searches_wins_that_keep_a_rule() {
+    let (code, out, _) = miauc(&[
+        "solve",
+        CLAIMS,
+        "--level",
+        "low-tide",
+        "--keep",
+        "WATER IS SINK",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(field(&out, "result"), Some("unsolved"));
+    let (code, out, _) = miauc(&[
+        "solve",
+        CLAIMS,
+        "--level",
+        "dry-route",
+        "--keep",
+        "WATER IS SINK",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(field(&out, "result"), Some("solved"));
+    // A kept rule that isn't active at reset is a usage error naming it.
+    let (code, _, err) = miauc(&[
+        "solve",
+        CLAIMS,
+        "--level",
+        "low-tide",
+        "--keep",
+        "MIAU IS WIN",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--keep \"MIAU IS WIN\" proves nothing on level low-tide"),
+        "{err}"
+    );
 }

@@ -109,6 +109,18 @@ fn level(index: usize) -> impl Strategy<Value = Level> {
                     check: CheckMeta {
                         solution: solution.map(Named::new),
                         steps,
+                        // Two entries: import writes one statement per rule.
+                        must_form: if pair {
+                            vec![Named::new("ROCK IS PUSH"), Named::new("ROCK IS WIN")]
+                        } else {
+                            Vec::new()
+                        },
+                        must_break: if tick {
+                            vec![Named::new("ROCK IS STOP"), Named::new("WALL IS STOP")]
+                        } else {
+                            Vec::new()
+                        },
+                        must_lose_word: frail.then(|| Named::new("must-lose-word")),
                         allow: vec![Allowance {
                             code: Named::new("M326"),
                             reason: "Wide on purpose.".into(),

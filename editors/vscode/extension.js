@@ -1,64 +1,212 @@
-// The Miau extension: starts `miauc lsp` over stdio for .miau files.
-// The server's own commands (the "Check" and "Replay solution" code lenses)
-// are registered by the language client; the palette commands below add the
-// active document's URI that those commands need.
+// The Miau extension: starts `miauc lsp` over stdio for .miau files and adds
+// palette commands around it. The server's own commands (the "Check" and
+// "Replay solution" code lenses) are registered by the language client; the
+// palette commands below add the document URI and level id those commands
+// need, and show their results.
 'use strict';
 
+const path = require('node:path');
 const vscode = require('vscode');
 const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
+const miauc = require('./lib/miauc');
+const { levels, levelAt } = require('./lib/levels');
+const { createStatus } = require('./lib/status');
+
+/** Every command this extension registers (package.json declares the same). */
+const COMMANDS = [
+  'miau.checkCurrentPack',
+  'miau.checkCurrentLevel',
+  'miau.cancelRunningCheck',
+  'miau.buildPack',
+  'miau.replayLevel',
+];
 
 let client;
+let status;
+let output;
+let serverCommand;
 
 function activeMiau() {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.languageId !== 'miau') {
-    vscode.window.showWarningMessage('Open a .miau file first.');
+    vscode.window.showWarningMessage('Miau: open a .miau file first.');
     return undefined;
   }
-  return editor.document;
+  return editor;
 }
 
-async function run(command, args) {
-  const result = await client.sendRequest('workspace/executeCommand', { command, arguments: args });
-  if (result && Array.isArray(result.levels)) {
-    const failed = result.levels.filter((l) => l.passed === false);
-    const summary = `${result.levels.length - failed.length} of ${result.levels.length} levels passed` +
-      (result.cancelled ? ' (cancelled)' : '');
-    if (failed.length) {
-      vscode.window.showWarningMessage(`${summary}: ${failed.map((l) => `${l.level}: ${l.summary}`).join('; ')}`);
-    } else {
-      vscode.window.showInformationMessage(summary);
-    }
+/** Says the binary is missing, with a button that opens the setting. */
+async function reportMissing(command) {
+  status.failed(miauc.notFoundMessage(command));
+  const choice = await vscode.window.showErrorMessage(miauc.notFoundMessage(command), 'Open Settings');
+  if (choice === 'Open Settings') {
+    await vscode.commands.executeCommand('workbench.action.openSettings', miauc.SETTING);
   }
+}
+
+/** The client, or undefined (and the reason shown) when there is none. */
+function liveClient() {
+  if (!client) {
+    reportMissing(serverCommand);
+    return undefined;
+  }
+  return client;
+}
+
+/** Asks for a level of the document, the one under the cursor first. */
+async function pickLevel(editor) {
+  const text = editor.document.getText();
+  const all = levels(text);
+  if (all.length === 0) {
+    vscode.window.showWarningMessage('Miau: this file has no level.');
+    return undefined;
+  }
+  const here = levelAt(text, editor.selection.active.line);
+  const ordered = here ? [here, ...all.filter((l) => l.id !== here.id)] : all;
+  const picked = await vscode.window.showQuickPick(
+    ordered.map((l) => ({ label: l.id, description: `line ${l.line + 1}` })),
+    { placeHolder: 'Level' },
+  );
+  return picked && picked.label;
+}
+
+async function check(command, args, what) {
+  const c = liveClient();
+  if (!c) return undefined;
+  status.running(what);
+  let result;
+  try {
+    result = await c.sendRequest('workspace/executeCommand', { command, arguments: args });
+  } catch (err) {
+    status.failed(String(err && err.message ? err.message : err));
+    throw err;
+  }
+  const s = status.show(result, what);
+  if (s.failed.length) {
+    vscode.window.showWarningMessage(
+      `Miau: ${s.text}: ${s.failed.map((l) => `${l.level}: ${l.summary}`).join('; ')}`,
+    );
+  } else {
+    vscode.window.showInformationMessage(`Miau: ${s.text}`);
+  }
+  return result;
+}
+
+async function checkPack() {
+  const editor = activeMiau();
+  if (!editor) return undefined;
+  return check('miau.checkPack', [editor.document.uri.toString()], path.basename(editor.document.fileName));
+}
+
+async function checkLevel() {
+  const editor = activeMiau();
+  if (!editor) return undefined;
+  const level = await pickLevel(editor);
+  return level && check('miau.checkLevel', [editor.document.uri.toString(), level], level);
+}
+
+function cancelCheck() {
+  const c = liveClient();
+  return c && c.sendRequest('workspace/executeCommand', { command: 'miau.cancelCheck', arguments: [] });
+}
+
+/** `miauc build FILE -o DIR`: the pack JSON the game loads, from the saved file. */
+async function buildPack() {
+  const editor = activeMiau();
+  if (!editor) return undefined;
+  const doc = editor.document;
+  if (doc.isUntitled) {
+    vscode.window.showWarningMessage('Miau: save the pack before building it.');
+    return undefined;
+  }
+  if (doc.isDirty) await doc.save();
+  const bin = miauc.resolveCommand(serverCommand);
+  if (!bin) {
+    await reportMissing(serverCommand);
+    return undefined;
+  }
+  const configured = vscode.workspace.getConfiguration('miau').get('build.outDir') || '';
+  const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
+  const base = folder ? folder.uri.fsPath : path.dirname(doc.fileName);
+  const out = configured ? path.resolve(base, configured) : path.dirname(doc.fileName);
+  const args = ['build', doc.fileName, '-o', out];
+  output.appendLine(`$ ${serverCommand} ${args.join(' ')}`);
+  const r = await miauc.run(bin, args, base);
+  if (r.stdout) output.append(r.stdout);
+  if (r.stderr) output.append(r.stderr);
+  if (r.code === 0) {
+    vscode.window.showInformationMessage(`Miau: built ${path.basename(doc.fileName)} into ${out}`);
+  } else {
+    output.show(true);
+    vscode.window.showErrorMessage(`Miau: the build failed (exit ${r.code}); see the Miau output.`);
+  }
+  return r;
+}
+
+/** Plays a level's recorded solution turn by turn into the Miau output. */
+async function replayLevel() {
+  const editor = activeMiau();
+  if (!editor) return undefined;
+  const c = liveClient();
+  if (!c) return undefined;
+  const level = await pickLevel(editor);
+  if (!level) return undefined;
+  const text = await c.sendRequest('workspace/executeCommand', {
+    command: 'miau.replaySolution',
+    arguments: [editor.document.uri.toString(), level],
+  });
+  if (typeof text !== 'string') {
+    vscode.window.showWarningMessage(`Miau: level ${level} has no recorded solution to replay, or has errors.`);
+    return undefined;
+  }
+  output.appendLine(`── replay of ${level} ──`);
+  output.appendLine(text);
+  output.show(true);
+  return text;
 }
 
 function activate(context) {
   const config = vscode.workspace.getConfiguration('miau');
-  const command = config.get('server.path') || 'miauc';
+  serverCommand = config.get('server.path') || 'miauc';
+  output = vscode.window.createOutputChannel('Miau');
+  status = createStatus(vscode);
+  context.subscriptions.push(
+    output,
+    status.item,
+    vscode.commands.registerCommand('miau.checkCurrentPack', checkPack),
+    vscode.commands.registerCommand('miau.checkCurrentLevel', checkLevel),
+    vscode.commands.registerCommand('miau.cancelRunningCheck', cancelCheck),
+    vscode.commands.registerCommand('miau.buildPack', buildPack),
+    vscode.commands.registerCommand('miau.replayLevel', replayLevel),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(miauc.SETTING)) {
+        vscode.window.showInformationMessage('Miau: reload the window to use the new miauc path.');
+      }
+    }),
+  );
+  status.item.show();
+
+  const bin = miauc.resolveCommand(serverCommand);
+  if (!bin) {
+    client = undefined;
+    reportMissing(serverCommand);
+    return undefined;
+  }
   const serverOptions = {
-    run: { command, args: ['lsp'], transport: TransportKind.stdio },
-    debug: { command, args: ['lsp'], transport: TransportKind.stdio },
+    run: { command: bin, args: ['lsp'], transport: TransportKind.stdio },
+    debug: { command: bin, args: ['lsp'], transport: TransportKind.stdio },
   };
   const docs = config.get('diagnosticsDocs');
   const clientOptions = {
-    documentSelector: [{ scheme: 'file', language: 'miau' }, { scheme: 'untitled', language: 'miau' }],
+    documentSelector: [
+      { scheme: 'file', language: 'miau' },
+      { scheme: 'untitled', language: 'miau' },
+    ],
     initializationOptions: docs ? { diagnosticsDocs: docs } : {},
+    outputChannel: output,
   };
   client = new LanguageClient('miau', 'Miau language server', serverOptions, clientOptions);
-  context.subscriptions.push(
-    vscode.commands.registerCommand('miau.checkCurrentPack', () => {
-      const doc = activeMiau();
-      return doc && run('miau.checkPack', [doc.uri.toString()]);
-    }),
-    vscode.commands.registerCommand('miau.checkCurrentLevel', async () => {
-      const doc = activeMiau();
-      if (!doc) return undefined;
-      const level = await vscode.window.showInputBox({ prompt: 'Level id' });
-      return level && run('miau.checkLevel', [doc.uri.toString(), level]);
-    }),
-    vscode.commands.registerCommand('miau.cancelRunningCheck', () => run('miau.cancelCheck', [])),
-    { dispose: () => client && client.stop() },
-  );
+  context.subscriptions.push({ dispose: () => client && client.stop() });
   return client.start();
 }
 
@@ -66,4 +214,4 @@ function deactivate() {
   return client ? client.stop() : undefined;
 }
 
-module.exports = { activate, deactivate };
+module.exports = { activate, deactivate, COMMANDS };

@@ -1,6 +1,6 @@
 //! Shortcuts and mechanisms: M321 (note D), M322, M324, M325.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::board::{LevelCtx, WordClass, cell_name};
 use super::pins::{DIRS, Pins};
@@ -180,14 +180,17 @@ fn must_form(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
 }
 
 /// M325: the frail leftovers map a noun to itself or loop.
+///
+/// The leftovers are a function (the first arrow of a noun counts, as in
+/// the engine), so the loops are the cycles of a functional graph: found in
+/// one pass over the arrows, linear however long the chain.
 fn frail_loops(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
     let Some(f) = &ctx.level.frail else { return };
-    let next = |n: &str| {
-        f.leaves
-            .iter()
-            .find(|(k, _)| k.text == n)
-            .map(|(_, v)| v.text.as_str())
-    };
+    let mut next: HashMap<&str, &str> = HashMap::new();
+    for (k, v) in &f.leaves {
+        next.entry(k.text.as_str()).or_insert(v.text.as_str());
+    }
+    let on_cycle = cycle_members(&next);
     let mut reported: BTreeSet<&str> = BTreeSet::new();
     for (k, v) in &f.leaves {
         let start = k.text.as_str();
@@ -209,31 +212,66 @@ fn frail_loops(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             );
             continue;
         }
+        if !on_cycle.contains(start) {
+            continue;
+        }
         let mut chain = vec![start];
         let mut cur = start;
-        while let Some(n) = next(cur) {
-            if n == start {
-                chain.push(n);
-                reported.extend(chain.iter().copied());
-                out.push(
-                    Diagnostic::new(
-                        "M325",
-                        k.span,
-                        format!(
-                            "Level {}: the frail leftovers loop ({}), so these tiles never run out.",
-                            ctx.id(),
-                            chain.join(" -> ")
-                        ),
-                    )
-                    .with_level(ctx.id()),
-                );
-                break;
-            }
-            if chain.contains(&n) || chain.len() > f.leaves.len() {
-                break;
-            }
+        while let Some(&n) = next.get(cur) {
             chain.push(n);
+            if n == start {
+                break;
+            }
             cur = n;
         }
+        reported.extend(chain.iter().copied());
+        out.push(
+            Diagnostic::new(
+                "M325",
+                k.span,
+                format!(
+                    "Level {}: the frail leftovers loop ({}), so these tiles never run out.",
+                    ctx.id(),
+                    chain.join(" -> ")
+                ),
+            )
+            .with_level(ctx.id()),
+        );
     }
+}
+
+/// The nouns that lie on a cycle of `next`, each node visited once.
+fn cycle_members<'a>(next: &HashMap<&'a str, &'a str>) -> HashSet<&'a str> {
+    // 1: on the path being walked, 2: finished.
+    let mut state: HashMap<&str, u8> = HashMap::new();
+    let mut members = HashSet::new();
+    let mut keys: Vec<&str> = next.keys().copied().collect();
+    keys.sort_unstable();
+    for &first in &keys {
+        if state.contains_key(first) {
+            continue;
+        }
+        let mut path: Vec<&str> = Vec::new();
+        let mut cur = Some(first);
+        while let Some(n) = cur {
+            match state.get(n) {
+                Some(1) => {
+                    // Back on the current path: the path from `n` on is a cycle.
+                    let at = path.iter().position(|&p| p == n).unwrap_or(0);
+                    members.extend(path[at..].iter().copied());
+                    break;
+                }
+                Some(_) => break,
+                None => {
+                    state.insert(n, 1);
+                    path.push(n);
+                    cur = next.get(n).copied();
+                }
+            }
+        }
+        for p in path {
+            state.insert(p, 2);
+        }
+    }
+    members
 }

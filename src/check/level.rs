@@ -220,6 +220,23 @@ impl Ctx<'_> {
         route_text(inputs, route)
     }
 
+    /// M419: the search behind a `must-break` or `must-lose-word` claim
+    /// reached its budget.
+    fn unproven(&mut self, span: Span, claim: &str, search: &str) {
+        let n = self.report.searches.last().map_or(0, |f| f.expanded);
+        let d = self.diag(
+            "M419",
+            span,
+            format!(
+                "Level {}: {claim} isn't proven: {search} stopped at {n} states (budget {}). Only a search that runs out of states proves a claim.",
+                self.id(),
+                self.budget
+            ),
+        );
+        let d = self.raise_fix(d);
+        self.push(d);
+    }
+
     fn rules_list(&self, rules: &[String]) -> String {
         if rules.is_empty() {
             "none".into()
@@ -435,30 +452,37 @@ pub fn check_level(
     }
     if !bypassed && !cx.report.cancelled {
         match cx.search(
-            SearchKind::NoNewRule,
+            SearchKind::NoRuleChange,
             Constraints {
-                no_new_rule: true,
+                no_rule_change: true,
                 ..Constraints::default()
             },
             progress,
         ) {
             Verdict::Solved(r) => {
                 let t = cx.text(&r);
-                let broken = broken_rules(&cx.game, &t);
+                let (start, _) = cx.game.reset();
+                let reset: Vec<String> = cx
+                    .game
+                    .rules(&start)
+                    .pairs
+                    .iter()
+                    .map(|&r| cx.game.rule_text(r))
+                    .collect();
                 let d = cx.diag(
                     "M407",
                     level.span,
                     format!(
-                        "Level {id} can be won without forming any new rule, in {}: {t}. Rules broken on the way: {}.",
+                        "Level {id} can be won without changing any rule, in {}: {t}. The rules stay {} throughout.",
                         steps(r.len()),
-                        cx.rules_list(&broken)
+                        cx.rules_list(&reset)
                     ),
                 );
                 cx.push(d);
             }
             Verdict::Limit => cx.limit(
-                &SearchKind::NoNewRule,
-                "a win without a new rule isn't ruled out",
+                &SearchKind::NoRuleChange,
+                "a win without changing a rule isn't ruled out",
             ),
             Verdict::Unsolved | Verdict::Cancelled => {}
         }
@@ -513,8 +537,100 @@ pub fn check_level(
             Verdict::Unsolved | Verdict::Cancelled => {}
         }
     }
+    claims(&mut cx, progress);
     let _ = LONG_CHALLENGE;
     finish(cx)
+}
+
+/// The `must-break` entries (one keep search each) and `must-lose-word` (a
+/// no-word-loss search): a claim holds only when its search runs out of
+/// states without a win (M417, M418); LIMIT proves nothing (M419).
+fn claims(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
+    let id = cx.id().to_string();
+    let level = cx.level;
+    for entry in &level.check.must_break {
+        if cx.report.cancelled {
+            return;
+        }
+        let Some(rule) = cx.game.parse_rule(&entry.text) else {
+            continue;
+        };
+        let name = cx.game.rule_text(rule);
+        let (start, _) = cx.game.reset();
+        let reset = cx.game.rules(&start).pairs;
+        if reset.binary_search(&rule).is_err() {
+            let d = cx.diag(
+                "M417",
+                entry.span,
+                format!(
+                    "Level {id}: must-break {name} claims nothing: {name} isn't active at reset, so there's no rule to break. Rules at reset: {}.",
+                    cx.rules_list(&reset.iter().map(|&r| cx.game.rule_text(r)).collect::<Vec<_>>())
+                ),
+            );
+            cx.push(d);
+            continue;
+        }
+        let kind = SearchKind::Keep(name.clone());
+        let verdict = cx.search(
+            kind,
+            Constraints {
+                keep: vec![rule],
+                ..Constraints::default()
+            },
+            progress,
+        );
+        match verdict {
+            Verdict::Solved(r) => {
+                let t = cx.text(&r);
+                let d = cx.diag(
+                    "M417",
+                    entry.span,
+                    format!(
+                        "Level {id}: must-break {name} isn't needed: won in {} while {name} stays active ({t}).",
+                        steps(r.len()),
+                    ),
+                );
+                cx.push(d);
+            }
+            Verdict::Limit => cx.unproven(
+                entry.span,
+                &format!("must-break {name}"),
+                &format!("the search keeping {name}"),
+            ),
+            Verdict::Unsolved | Verdict::Cancelled => {}
+        }
+    }
+    if let Some(entry) = &level.check.must_lose_word {
+        if cx.report.cancelled {
+            return;
+        }
+        let verdict = cx.search(
+            SearchKind::NoWordLoss,
+            Constraints {
+                no_word_loss: true,
+                ..Constraints::default()
+            },
+            progress,
+        );
+        match verdict {
+            Verdict::Solved(r) => {
+                let t = cx.text(&r);
+                let d = cx.diag(
+                    "M418",
+                    entry.span,
+                    format!(
+                        "Level {id}: must-lose-word isn't needed: won in {} without destroying a word ({t}).",
+                        steps(r.len()),
+                    ),
+                );
+                cx.push(d);
+            }
+            Verdict::Limit => {
+                cx.unproven(entry.span, "must-lose-word", "the search without word loss")
+            }
+            Verdict::Unsolved | Verdict::Cancelled => {}
+        }
+    }
 }
 
 fn finish(cx: Ctx<'_>) -> LevelReport {
@@ -593,21 +709,6 @@ fn automaton_words(game: &Game, route: &str) -> String {
     } else {
         parts.join("; ")
     }
-}
-
-/// Rules active at reset that aren't active at the end of `route`.
-fn broken_rules(game: &Game, route: &str) -> Vec<String> {
-    let (start, _) = game.reset();
-    let before = game.rules(&start).pairs;
-    let Replay::Wins(end) = replay_route(game, route) else {
-        return Vec::new();
-    };
-    let after = game.rules(&end).pairs;
-    before
-        .iter()
-        .filter(|r| after.binary_search(r).is_err())
-        .map(|&r| game.rule_text(r))
-        .collect()
 }
 
 /// M412: on the winning turn of `route`, a YOU thing that didn't move already

@@ -1,10 +1,12 @@
-//! Stage 4: the check (`diagnostics.md` §5, M401–M416).
+//! Stage 4: the check (`diagnostics.md` §5, M401–M419).
 //!
 //! Per level, in the order of note D: replay the recorded solution (M410,
 //! microseconds), the plain solve (M401, M402, M405, M406, M411, M412), then
 //! the searches that matter only for a level that solves: words frozen
-//! (M403), hands-off (M404), no new rule (M407), one forbid search per
-//! `must-form` entry (M408, M409); then the pack-wide M414, M415 and M416.
+//! (M403), hands-off (M404), no rule change (M407), one forbid search per
+//! `must-form` entry (M408, M409), one keep search per `must-break` entry
+//! (M417, M419) and the no-word-loss search for `must-lose-word` (M418,
+//! M419); then the pack-wide M414, M415 and M416.
 //! No I/O: the shell reads files, prints, and owns the cancel flag.
 
 mod level;
@@ -17,6 +19,7 @@ pub use report::{LevelReport, SearchFigures, SearchKind};
 use crate::diag::{Diagnostic, Severity, lookup};
 use crate::model::{Allowance, Pack};
 use crate::solver::Progress;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
@@ -70,27 +73,44 @@ pub fn apply_allowance(pack: &Pack, d: &mut Diagnostic) {
 
 /// M416 for a level stages 3 and 4 skipped, naming the codes that stopped it.
 pub fn skipped(pack: &Pack, level: &str, earlier: &[Diagnostic]) -> Option<Diagnostic> {
-    let l = pack.level(level)?;
-    let mut codes: Vec<&str> = earlier
+    skipped_levels(pack, &[level], earlier).pop()
+}
+
+/// M416 for each of these levels (in the order given), from one pass over
+/// the earlier diagnostics: a pack with thousands of broken levels costs
+/// the levels plus the diagnostics, not their product.
+pub fn skipped_levels(pack: &Pack, levels: &[&str], earlier: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut codes: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for d in earlier {
+        if d.severity == Severity::Error
+            && let Some(l) = d.level.as_deref()
+        {
+            codes.entry(l).or_default().insert(d.code());
+        }
+    }
+    // The first level of an id, as `Pack::level` finds it.
+    let mut spans: BTreeMap<&str, crate::span::Span> = BTreeMap::new();
+    for l in &pack.levels {
+        spans.entry(l.id.text.as_str()).or_insert(l.span);
+    }
+    levels
         .iter()
-        .filter(|d| d.severity == Severity::Error && d.level.as_deref() == Some(level))
-        .map(|d| d.code())
-        .collect();
-    codes.sort_unstable();
-    codes.dedup();
-    let list = if codes.is_empty() {
-        "the pack doesn't load".to_string()
-    } else {
-        codes.join(", ")
-    };
-    Some(
-        Diagnostic::new(
-            "M416",
-            l.span,
-            format!("Level {level} wasn't checked: fix its errors first ({list})."),
-        )
-        .with_level(level),
-    )
+        .filter_map(|&level| {
+            let span = *spans.get(level)?;
+            let list = match codes.get(level) {
+                Some(c) if !c.is_empty() => c.iter().copied().collect::<Vec<_>>().join(", "),
+                _ => "the pack doesn't load".to_string(),
+            };
+            Some(
+                Diagnostic::new(
+                    "M416",
+                    span,
+                    format!("Level {level} wasn't checked: fix its errors first ({list})."),
+                )
+                .with_level(level),
+            )
+        })
+        .collect()
 }
 
 /// M414: allowances of fully checked levels (and of the pack) whose

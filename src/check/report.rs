@@ -12,10 +12,14 @@ pub enum SearchKind {
     WordsFrozen,
     /// The player's own moves push no word (HANDS-OFF).
     HandsOff,
-    /// No rule outside the reset rules forms (SKIPPABLE).
-    NoNewRule,
+    /// The active rules stay those at reset at every parse point (SKIPPABLE).
+    NoRuleChange,
     /// A `must-form` rule never becomes active.
     Forbid(String),
+    /// A `must-break` rule stays active at every parse point.
+    Keep(String),
+    /// No word is destroyed (`must-lose-word`).
+    NoWordLoss,
 }
 
 impl SearchKind {
@@ -25,8 +29,10 @@ impl SearchKind {
             SearchKind::Solve => "solve search".into(),
             SearchKind::WordsFrozen => "words-frozen search".into(),
             SearchKind::HandsOff => "hands-off search".into(),
-            SearchKind::NoNewRule => "no-new-rule search".into(),
+            SearchKind::NoRuleChange => "no-rule-change search".into(),
             SearchKind::Forbid(r) => format!("must-form proof for {r}"),
+            SearchKind::Keep(r) => format!("must-break proof for {r}"),
+            SearchKind::NoWordLoss => "must-lose-word proof".into(),
         }
     }
 
@@ -36,8 +42,10 @@ impl SearchKind {
             SearchKind::Solve => "solve".into(),
             SearchKind::WordsFrozen => "words-frozen".into(),
             SearchKind::HandsOff => "hands-off".into(),
-            SearchKind::NoNewRule => "no-new-rule".into(),
+            SearchKind::NoRuleChange => "no-rule-change".into(),
             SearchKind::Forbid(r) => format!("forbid {r}"),
+            SearchKind::Keep(r) => format!("keep {r}"),
+            SearchKind::NoWordLoss => "no-word-loss".into(),
         }
     }
 }

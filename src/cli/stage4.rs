@@ -10,6 +10,7 @@ use crate::engine::Game;
 use crate::solver::level::{Constraints, LevelSpace, route_text, search_level};
 use crate::solver::{LimitKind, Limits, Progress, Verdict};
 use clap::ValueEnum;
+use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -155,6 +156,7 @@ pub fn check(args: &CheckArgs) -> u8 {
     let mut collected: Vec<(String, String, Vec<Diagnostic>)> = Vec::new();
     let mut running = 0usize;
     let mut found_level = args.level.is_none();
+    let mut in_shard = 0usize;
     for path in files {
         let (text, mut diags) = match read_source(&path) {
             Ok(x) => x,
@@ -175,10 +177,11 @@ pub fn check(args: &CheckArgs) -> u8 {
         let fatal = diags
             .iter()
             .any(|d| ["M205", "M228", "M229"].contains(&d.code()));
-        let with_errors = compiled.levels_with_errors();
+        let with_errors: BTreeSet<String> = compiled.levels_with_errors().into_iter().collect();
         let mut selected = Vec::new();
         let mut checked_ids = Vec::new();
-        let mut chosen: Vec<String> = Vec::new();
+        let mut chosen: BTreeSet<String> = BTreeSet::new();
+        let mut to_skip: Vec<&str> = Vec::new();
         for (i, level) in pack.levels.iter().enumerate() {
             if args.level.as_deref().is_some_and(|id| id != level.id.text) {
                 continue;
@@ -190,13 +193,16 @@ pub fn check(args: &CheckArgs) -> u8 {
             {
                 continue;
             }
-            chosen.push(level.id.text.clone());
+            chosen.insert(level.id.text.clone());
+            in_shard += 1;
             if fatal || with_errors.contains(&level.id.text) {
-                diags.extend(check::skipped(pack, &level.id.text, &diags.clone()));
+                to_skip.push(&level.id.text);
             } else {
                 selected.push(i);
             }
         }
+        let skipped = check::skipped_levels(pack, &to_skip, &diags);
+        diags.extend(skipped);
         let reports =
             with_progress(|| check::check_levels(pack, &selected, options, jobs, &CANCEL, &note));
         for r in &reports {
@@ -248,6 +254,17 @@ pub fn check(args: &CheckArgs) -> u8 {
             args.level.as_deref().unwrap_or("")
         );
         return 2;
+    }
+    if let Some((i, n)) = shard
+        && in_shard == 0
+        && found_level
+    {
+        // Not an error (a CI matrix may have more shards than levels), but
+        // a run that checked nothing says so.
+        eprintln!(
+            "miauc: shard {i}/{n} is empty: the inputs hold {running} level{}, so no level was checked",
+            if running == 1 { "" } else { "s" }
+        );
     }
     u8::from(failed)
 }
@@ -354,6 +371,8 @@ pub struct SolveArgs {
     pub forbid: Vec<String>,
     /// A rule that must form before the win counts.
     pub require: Vec<String>,
+    /// Rules that must stay active at every parse point.
+    pub keep: Vec<String>,
     /// No word may be destroyed.
     pub no_word_loss: bool,
     /// Wall-clock seconds after which the search stops in LIMIT.
@@ -385,7 +404,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
         eprintln!("miauc: solve prints human or json; sarif and github are for check");
         return 2;
     }
-    let (text, _) = match read_source(&args.file) {
+    let (text, mut diags) = match read_source(&args.file) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("miauc: {e}");
@@ -398,6 +417,21 @@ pub fn solve(args: &SolveArgs) -> u8 {
         eprintln!("miauc: {name}: no level {}", args.level);
         return 2;
     };
+    // A level the game wouldn't load (stage 1–2 errors of its own or of the
+    // whole pack) has no meaningful route: say why instead of searching it.
+    diags.extend(compiled.diagnostics.iter().cloned());
+    diags.retain(|d| {
+        d.severity == Severity::Error && d.level.as_deref().is_none_or(|l| l == args.level)
+    });
+    if !diags.is_empty() {
+        let file = SourceFile::new(&name, &text);
+        eprint!("{}", render::human(&file, &diags, false));
+        eprintln!(
+            "miauc: level {} has errors; fix them before solving it",
+            args.level
+        );
+        return 1;
+    }
     let game = Game::new(level);
     let mut constraints = Constraints {
         no_word_loss: args.no_word_loss,
@@ -406,6 +440,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
     for (list, into) in [
         (&args.forbid, &mut constraints.forbid),
         (&args.require, &mut constraints.require),
+        (&args.keep, &mut constraints.keep),
     ] {
         for text in list {
             match game.parse_rule(text) {
@@ -419,6 +454,44 @@ pub fn solve(args: &SolveArgs) -> u8 {
                 }
             }
         }
+    }
+    // A forbidden rule active at reset, or a kept one that isn't, leaves
+    // nothing to search: "unsolved, states: 0" would read as a proof.
+    let reset = LevelSpace::new(&game, Constraints::default())
+        .reset_rules()
+        .to_vec();
+    let rule_list = |rules: &[(crate::engine::Tok, crate::engine::Tok)]| -> String {
+        if rules.is_empty() {
+            "none".into()
+        } else {
+            let names: Vec<String> = rules.iter().map(|&r| game.rule_text(r)).collect();
+            names.join(", ")
+        }
+    };
+    if let Some(&r) = constraints
+        .forbid
+        .iter()
+        .find(|r| reset.binary_search(r).is_ok())
+    {
+        eprintln!(
+            "miauc: --forbid \"{}\" proves nothing on level {}: the rule is active at reset, so every state breaks the constraint. Forbid a rule that isn't active at reset, or use --keep to search for wins that keep it",
+            game.rule_text(r),
+            args.level
+        );
+        return 2;
+    }
+    if let Some(&r) = constraints
+        .keep
+        .iter()
+        .find(|r| reset.binary_search(r).is_err())
+    {
+        eprintln!(
+            "miauc: --keep \"{}\" proves nothing on level {}: the rule isn't active at reset (rules at reset: {})",
+            game.rule_text(r),
+            args.level,
+            rule_list(&reset)
+        );
+        return 2;
     }
     install_cancel();
     let budget = args

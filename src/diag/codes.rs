@@ -602,4 +602,19 @@ pub const CATALOGUE: &[CodeInfo] = &[
         name: "check-skipped",
         severity: Severity::Info,
     },
+    CodeInfo {
+        code: "M417",
+        name: "must-break-avoidable",
+        severity: Severity::Error,
+    },
+    CodeInfo {
+        code: "M418",
+        name: "must-lose-word-avoidable",
+        severity: Severity::Error,
+    },
+    CodeInfo {
+        code: "M419",
+        name: "claim-unproven",
+        severity: Severity::Error,
+    },
 ];

@@ -3,11 +3,13 @@
 //! Every stage (syntax, validation, analysis, check) produces [`Diagnostic`]s;
 //! the shells render them (terminal, JSON lines, SARIF, LSP). Nothing here does I/O.
 
+mod cap;
 mod codes;
 pub mod github;
 pub mod render;
 pub mod sarif;
 
+pub use cap::{Capped, MAX_PER_SCOPE};
 pub use codes::{CATALOGUE, CodeInfo};
 
 use crate::span::Span;

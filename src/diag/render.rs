@@ -63,20 +63,43 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic], color: bool) -> String {
     // One line table for the whole file, shared by every excerpt.
     let source = Source::from(text.as_ref());
     let mut out = String::new();
-    for (i, d) in diags.iter().enumerate() {
+    let mut excerpts = 0usize;
+    let mut budget = MAX_EXCERPT_BYTES;
+    for d in diags {
         out.push_str(&header(file, d));
         out.push('\n');
-        if i < MAX_EXCERPTS {
+        let cost = excerpt_cost(file, d);
+        if excerpts < MAX_EXCERPTS && cost <= budget {
+            excerpts += 1;
+            budget -= cost;
             out.push_str(&excerpt(file.name, &text, &source, d, color));
         }
     }
-    if diags.len() > MAX_EXCERPTS {
+    if diags.len() > excerpts {
         out.push_str(&format!(
             "({} more diagnostics shown without source lines)\n",
-            diags.len() - MAX_EXCERPTS
+            diags.len() - excerpts
         ));
     }
     out
+}
+
+/// Source bytes all excerpts of one rendering may show together: a file
+/// whose mistakes sit on one 60 KB line renders each line only a few
+/// times, so the output stays linear in the file.
+pub const MAX_EXCERPT_BYTES: usize = 256 * 1024;
+
+/// The bytes of the lines an excerpt of `d` shows (its span's and its
+/// related spans' lines).
+fn excerpt_cost(file: &SourceFile, d: &Diagnostic) -> usize {
+    let lines = |span: crate::span::Span| {
+        let first = file.index.line_of(span.start as usize);
+        let last = file.index.line_of(span.end as usize);
+        let start = file.index.line_start(first).unwrap_or(0);
+        let end = file.index.line_start(last + 1).unwrap_or(file.text.len());
+        end.saturating_sub(start)
+    };
+    lines(d.span) + d.related.iter().map(|r| lines(r.span)).sum::<usize>()
 }
 
 /// The text as ariadne should see it: ariadne also breaks lines at `\r`,

@@ -273,6 +273,12 @@ pub struct TurnReport {
     pub word_moved_by_you: bool,
     /// Every (subject, predicate) yielded by any parse of the turn, sorted.
     pub formed: Vec<(Tok, Tok)>,
+    /// Some parse of the turn yielded a rule set other than the turn start's
+    /// (a rule formed or a rule broken, even if only between two parse points).
+    pub rules_changed: bool,
+    /// Every rule of the turn start's set missing from some parse of the
+    /// turn, sorted: the rules broken this turn, even if only for a moment.
+    pub broken: Vec<(Tok, Tok)>,
 }
 
 impl TurnReport {
@@ -290,6 +296,8 @@ impl TurnReport {
         self.word_moved = false;
         self.word_moved_by_you = false;
         self.formed.clear();
+        self.rules_changed = false;
+        self.broken.clear();
     }
 }
 

@@ -21,6 +21,23 @@ fn union(into: &mut Vec<(Tok, Tok)>, from: &[(Tok, Tok)]) {
     into.dedup();
 }
 
+/// Records one parse point of the turn: its rules join the formed set, and
+/// when they differ from the turn start's, the turn changed the rules and
+/// every start rule the parse lacks was broken (§10.5).
+fn note_parse(rep: &mut TurnReport, start: &Rules, rules: &Rules) {
+    union(&mut rep.formed, &rules.pairs);
+    if rules.pairs == start.pairs {
+        return;
+    }
+    rep.rules_changed = true;
+    for r in &start.pairs {
+        if rules.pairs.binary_search(r).is_err() && rep.broken.binary_search(r).is_err() {
+            rep.broken.push(*r);
+            rep.broken.sort_unstable();
+        }
+    }
+}
+
 impl Game {
     /// Restores the working copy from the turn start kept in `sc.t0` (the
     /// state of the last [`Game::prepare`]) and lends its parse to the turn.
@@ -502,7 +519,7 @@ impl Game {
         // Step 3: parse 1 and transform. Unmoved words give the same parse.
         let mut reparsed = (rep.word_moved || sc.reference).then(|| self.parse_cached(sc));
         let rules: &Rules = reparsed.as_deref().unwrap_or(&rules0);
-        union(&mut rep.formed, &rules.pairs);
+        note_parse(rep, &rules0, rules);
         self.transform(sc, rules, When::AfterMove, &mut rep.transformed);
 
         // Step 4: automata.
@@ -516,7 +533,7 @@ impl Game {
         }
         let rules: &Rules = reparsed.as_deref().unwrap_or(&rules0);
         if parse2 {
-            union(&mut rep.formed, &rules.pairs);
+            note_parse(rep, &rules0, rules);
         }
         if running {
             self.transform(sc, rules, When::AfterAutomata, &mut rep.transformed);
@@ -560,7 +577,7 @@ impl Game {
         }
         let rules: &Rules = reparsed.as_deref().unwrap_or(&rules0);
         if parse3 {
-            union(&mut rep.formed, &rules.pairs);
+            note_parse(rep, &rules0, rules);
         }
 
         // Step 10: settle.

@@ -402,7 +402,7 @@ proptest::proptest! {
 
 #[test]
 fn hover_on_a_gate_says_whether_it_is_open() {
-    let text = include_str!("../../packs/crate-works.miau");
+    let text = include_str!("../../packs/machine-room.miau");
     let a = Analysis::new(text, 1 << 20);
     let level = at(text, "level door-stop", 0);
     let gate = level + text[level..].find("|    .").unwrap();

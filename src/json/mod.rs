@@ -251,6 +251,13 @@ fn level_value(level: &Level) -> Value {
         let list: Vec<&str> = check.must_form.iter().map(|r| r.text.as_str()).collect();
         m.insert("mustForm".into(), json!(list));
     }
+    if !check.must_break.is_empty() {
+        let list: Vec<&str> = check.must_break.iter().map(|r| r.text.as_str()).collect();
+        m.insert("mustBreak".into(), json!(list));
+    }
+    if check.must_lose_word.is_some() {
+        m.insert("mustLoseWord".into(), json!(true));
+    }
     if let Some(b) = check.solver_budget {
         m.insert("solverBudget".into(), json!(b));
     }
@@ -305,6 +312,7 @@ pub(crate) fn is_hands_off(a: &Allowance) -> bool {
 /// Read pack JSON and run stage 2 on it: the reader's diagnostics plus
 /// [`crate::validate::validate`], all pointing into `text`, in output order.
 pub fn check(text: &str) -> (Option<Pack>, Vec<diag::Diagnostic>) {
+    let text = &*read::without_bom(text);
     let (pack, mut diags) = from_json(text);
     if let Some(p) = &pack {
         let mut more = crate::validate::validate(p);

@@ -46,6 +46,8 @@ const LEVEL_KEYS: &[&str] = &[
     "allowHandsOff",
     "allow",
     "mustForm",
+    "mustBreak",
+    "mustLoseWord",
     "solverBudget",
     "solution",
     "steps",
@@ -60,6 +62,7 @@ const LEVEL_KEYS: &[&str] = &[
 /// [`crate::validate::validate`] on the model for the rest of stage 2, and
 /// [`attach_spans`] to point its diagnostics into `text`.
 pub fn from_json(text: &str) -> (Option<Pack>, Vec<Diagnostic>) {
+    let text = &*without_bom(text);
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return (None, vec![syntax_error(text, &e)]),
@@ -78,6 +81,16 @@ pub fn from_json(text: &str) -> (Option<Pack>, Vec<Diagnostic>) {
     let mut diags = r.diags;
     attach_spans(text, &mut diags);
     (pack, diags)
+}
+
+/// The text with a leading UTF-8 byte order mark turned into three spaces:
+/// editors on some systems save one, `.miau` files accept it, and JSON
+/// doesn't allow it. Three spaces keep every byte offset where it was.
+pub fn without_bom(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => format!("   {rest}").into(),
+        None => text.into(),
+    }
 }
 
 /// M106 for a JSON syntax error, at the byte where serde_json stopped.
@@ -906,6 +919,27 @@ impl Reader {
                 }
             }
             Some(_) => self.wrong_type(&at.key("mustForm"), "a list of rules"),
+        }
+        match m.get("mustBreak") {
+            None => {}
+            Some(Value::Array(list)) => {
+                for (i, item) in list.iter().enumerate() {
+                    match item.as_str() {
+                        Some(s) => check.must_break.push(Named::new(s)),
+                        None => self.push(
+                            "M236",
+                            &at.key("mustBreak").index(i),
+                            format!("Level {level}: must-break {item} isn't a rule. Write SUBJECT IS PREDICATE, like WATER IS SINK."),
+                        ),
+                    }
+                }
+            }
+            Some(_) => self.wrong_type(&at.key("mustBreak"), "a list of rules"),
+        }
+        match m.get("mustLoseWord") {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Bool(true)) => check.must_lose_word = Some(Named::new("must-lose-word")),
+            Some(_) => self.wrong_type(&at.key("mustLoseWord"), "true"),
         }
         if let Some(v) = m.get("solverBudget") {
             match v.as_u64() {

@@ -228,6 +228,8 @@ fn level() -> impl Strategy<Value = Level> {
             proptest::option::of(1u64..10_000_000),
             proptest::option::of(named("[UDLRW]{1,10}")),
             proptest::option::of(1u64..100),
+            proptest::collection::vec(named(text()), 0..2),
+            any::<bool>(),
         );
         (
             meta,
@@ -238,7 +240,17 @@ fn level() -> impl Strategy<Value = Level> {
             .prop_map(move |(meta, mech, check, objects)| {
                 let (id, title, hint, category, words, ideas, reuse) = meta;
                 let (automata, pairs, frail, terrain) = mech;
-                let (bypass, hands_off, allow, must_form, budget, solution, steps) = check;
+                let (
+                    bypass,
+                    hands_off,
+                    allow,
+                    must_form,
+                    budget,
+                    solution,
+                    steps,
+                    must_break,
+                    lose,
+                ) = check;
                 // Keep leaves keys distinct: JSON maps can't repeat a key.
                 let frail = frail.map(|mut leaves| {
                     let mut seen = std::collections::HashSet::new();
@@ -287,6 +299,8 @@ fn level() -> impl Strategy<Value = Level> {
                         allow_hands_off: hands_off,
                         allow,
                         must_form,
+                        must_break,
+                        must_lose_word: lose.then(|| Named::new("must-lose-word")),
                         solver_budget: budget,
                         solution,
                         steps,

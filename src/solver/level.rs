@@ -15,10 +15,15 @@ pub struct Constraints {
     pub words_frozen: bool,
     /// Hands-off (HANDS-OFF): the player's own move may not move a word.
     pub hands_off: bool,
-    /// No new rule (SKIPPABLE): no rule outside the reset rules may form.
-    pub no_new_rule: bool,
+    /// No rule change (SKIPPABLE): at every parse point the active rules are
+    /// exactly those at reset (none formed, none broken).
+    pub no_rule_change: bool,
     /// Forbid searches: none of these rules may be active at any parse point.
     pub forbid: Vec<(Tok, Tok)>,
+    /// Keep searches (one per `must-break` entry): each of these rules stays
+    /// active at every parse point. Each must be active at reset; the start
+    /// is excluded otherwise.
+    pub keep: Vec<(Tok, Tok)>,
     /// Only wins after every one of these rules has formed at least once count.
     pub require: Vec<(Tok, Tok)>,
     /// No word may be destroyed.
@@ -110,12 +115,16 @@ impl<'g> LevelSpace<'g> {
         }
     }
 
-    /// Whether the start state itself is excluded: a forbidden rule is active at reset.
+    /// Whether the start state itself is excluded: a forbidden rule is
+    /// active at reset, or a kept one isn't.
     pub fn start_excluded(&self) -> bool {
         let c = &self.constraints;
         c.forbid
             .iter()
             .any(|r| self.reset_rules.binary_search(r).is_ok())
+            || c.keep
+                .iter()
+                .any(|r| self.reset_rules.binary_search(r).is_err())
     }
 }
 
@@ -159,15 +168,21 @@ impl Space for LevelSpace<'_> {
         let mut pruned = report.lost_control && !report.won;
         pruned |= c.words_frozen && report.word_moved;
         pruned |= c.hands_off && report.word_moved_by_you;
-        pruned |= c.no_new_rule
-            && report
-                .formed
-                .iter()
-                .any(|r| self.reset_rules.binary_search(r).is_err());
+        // Every state this search reaches has the reset rules (its start
+        // does, and each kept turn ends on an unchanged parse), so a turn
+        // whose parses all match its start's keeps the reset rules throughout.
+        pruned |= c.no_rule_change && report.rules_changed;
         pruned |= c
             .forbid
             .iter()
             .any(|r| report.formed.binary_search(r).is_ok());
+        // Kept rules are active at every reached turn start (the start has
+        // them and a kept turn ends with them), so a parse that lacks one
+        // broke it.
+        pruned |= c
+            .keep
+            .iter()
+            .any(|r| report.broken.binary_search(r).is_ok());
         if c.no_word_loss && !pruned {
             pruned = self.live_words(&out[at..]) < self.live_words(state);
         }

@@ -272,6 +272,10 @@ pub enum LevelStmtKind {
     Steps(Num),
     /// `must-form "X IS Y"` (repeatable).
     MustForm(Str),
+    /// `must-break "X IS Y"` (repeatable).
+    MustBreak(Str),
+    /// `must-lose-word`: every win destroys a word.
+    MustLoseWord,
     /// `budget <n>`.
     Budget(Num),
     /// `allow CODE-OR-NAME "reason"` (repeatable).

@@ -69,6 +69,8 @@ pub const LEVEL_STMTS: &[&str] = &[
     "solution",
     "steps",
     "must-form",
+    "must-break",
+    "must-lose-word",
     "budget",
     "allow",
     "terrain",
@@ -230,7 +232,9 @@ enum End {
 struct P<'s> {
     text: &'s str,
     idx: LineIndex,
-    diags: Vec<Diagnostic>,
+    /// Capped per level and file-wide, so a million mistakes don't cost a
+    /// million diagnostics.
+    diags: crate::diag::Capped,
     file: File,
     stack: Vec<Frame>,
     line_end: usize,
@@ -256,7 +260,7 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
     let mut p = P {
         text,
         idx: LineIndex::new(text),
-        diags: Vec::new(),
+        diags: crate::diag::Capped::new(),
         file: File::default(),
         stack: vec![Frame::File],
         line_end: 0,
@@ -268,7 +272,9 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
         orphan_closes: 0,
     };
     p.run();
-    (p.file, p.diags)
+    let mut diags = p.diags.finish();
+    crate::diag::sort(&mut diags);
+    (p.file, diags)
 }
 
 impl<'s> P<'s> {
@@ -729,6 +735,10 @@ impl<'s> P<'s> {
             "hint" => self.run_grammar(string(), args, stmt_end).map(L::Hint),
             "solution" => self.run_grammar(string(), args, stmt_end).map(L::Solution),
             "must-form" => self.run_grammar(string(), args, stmt_end).map(L::MustForm),
+            "must-break" => self.run_grammar(string(), args, stmt_end).map(L::MustBreak),
+            "must-lose-word" => self
+                .run_grammar(empty(), args, stmt_end)
+                .map(|()| L::MustLoseWord),
             "category" => self
                 .run_grammar(name("a category"), args, stmt_end)
                 .map(L::Category),
@@ -1666,8 +1676,14 @@ impl<'s> P<'s> {
                 L::Steps(_) => "steps",
                 L::Budget(_) => "budget",
                 L::Terrain(_) => "terrain",
+                L::MustLoseWord => "must-lose-word",
                 // Repeatable, or checked in stage 2 (two frail statements are M210).
-                L::MustForm(_) | L::Allow(_) | L::Automaton(_) | L::Pair(_) | L::Frail(_) => {
+                L::MustForm(_)
+                | L::MustBreak(_)
+                | L::Allow(_)
+                | L::Automaton(_)
+                | L::Pair(_)
+                | L::Frail(_) => {
                     continue;
                 }
             };
@@ -1801,7 +1817,6 @@ impl<'s> P<'s> {
             self.diags.push(d);
         }
         self.file.comments.sort_by_key(|c| c.span.start);
-        crate::diag::sort(&mut self.diags);
     }
 }
 

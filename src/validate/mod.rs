@@ -878,7 +878,21 @@ impl Validator {
         }
 
         // Check metadata.
-        for (k, rule) in level.check.must_form.iter().enumerate() {
+        let claims = level
+            .check
+            .must_form
+            .iter()
+            .enumerate()
+            .map(|(k, r)| ("must-form", "mustForm", "ROCK IS PUSH", k, r))
+            .chain(
+                level
+                    .check
+                    .must_break
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| ("must-break", "mustBreak", "WATER IS SINK", k, r)),
+            );
+        for (stmt, key, like, k, rule) in claims {
             let parts: Vec<&str> = rule.text.split_whitespace().collect();
             let ok = parts.len() == 3
                 && parts[1] == "IS"
@@ -891,8 +905,8 @@ impl Validator {
                     &lv,
                     "M236",
                     rule.span,
-                    &format!(".mustForm[{k}]"),
-                    format!("Level {name}: must-form {} isn't a rule. Write SUBJECT IS PREDICATE, like ROCK IS PUSH.", rule.text),
+                    &format!(".{key}[{k}]"),
+                    format!("Level {name}: {stmt} {} isn't a rule. Write SUBJECT IS PREDICATE, like {like}.", rule.text),
                 );
                 self.emit(d);
             }

@@ -79,7 +79,8 @@ function notScope(scopes, prefix, what) {
   assert.ok(!scopes.some((s) => s.startsWith(prefix)), `${what}: unexpected ${prefix}*, got ${scopes.join(' ')}`);
 }
 
-const pack = (name) => fs.readFileSync(path.join(repo, 'packs', name), 'utf8');
+// Snapshots of two early packs, so these tests don't follow the packs' edits.
+const pack = (name) => fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
 
 test('the extension ships the same grammar as grammar/', () => {
   assert.equal(fs.readFileSync(extensionCopy, 'utf8'), fs.readFileSync(grammarPath, 'utf8'));
@@ -200,4 +201,47 @@ test('board symbols and legend keys', async () => {
   // The board's closing brace ends the region: the next level is outside it.
   const after = scopesAt(lines, 'level short-one-crate', 'level');
   notScope(after, 'meta.block.board', 'after the board');
+});
+
+// Every .miau file of the repository (packs, conformance levels, fixtures,
+// the highlight test of the tree-sitter grammar).
+function repositoryMiauFiles() {
+  const skip = new Set(['node_modules', 'target', '.git', '.venv', 'corpus', 'artifacts']);
+  const out = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!skip.has(e.name)) walk(p);
+      } else if (e.name.endsWith('.miau')) {
+        out.push(p);
+      }
+    }
+  };
+  walk(repo);
+  return out;
+}
+
+test('every board cell of every .miau in the repository gets a scope', async () => {
+  const files = repositoryMiauFiles();
+  assert.ok(files.some((f) => f.includes(`${path.sep}packs${path.sep}`)), 'no bundled pack found');
+  const plain = new Set(['source.miau', 'meta.block.board.miau']);
+  const failures = [];
+  let cells = 0;
+  for (const file of files) {
+    const lines = await tokenize(fs.readFileSync(file, 'utf8'));
+    lines.forEach((l, row) => {
+      for (const t of l.tokens) {
+        if (!t.scopes.includes('meta.block.board.miau') || t.text.trim() === '') continue;
+        // The board's own header and closing brace carry their own scopes.
+        if (t.scopes.every((s) => plain.has(s))) {
+          failures.push(`${path.relative(repo, file)}:${row + 1}:${t.start + 1}: ${JSON.stringify(t.text)} has no scope`);
+        } else {
+          cells += 1;
+        }
+      }
+    });
+  }
+  assert.deepEqual(failures, []);
+  assert.ok(cells > 100, `only ${cells} board tokens seen`);
 });

