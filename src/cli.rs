@@ -192,6 +192,10 @@ pub enum Command {
         /// No word may be destroyed.
         #[arg(long)]
         no_word_loss: bool,
+        /// Stop after this many seconds of wall clock and report LIMIT
+        /// (for interactive use: the verdict then depends on the machine).
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
@@ -284,6 +288,7 @@ pub fn main() -> ExitCode {
             require,
             keep,
             no_word_loss,
+            timeout,
             format,
         } => stage4::solve(&stage4::SolveArgs {
             file,
@@ -293,6 +298,7 @@ pub fn main() -> ExitCode {
             require,
             keep,
             no_word_loss,
+            timeout,
             format,
         }),
     };
