@@ -1,21 +1,46 @@
-//! Solver throughput: `cargo bench --bench solver`.
+//! Solver throughput and memory: `cargo bench --bench solver`.
 //!
-//! For each level of the bundled packs (the crate-works drafts and the
-//! clockwork proof level): states expanded, states per second, bytes per
-//! stored state, and, measured in the same run, the raw insert rate of the
-//! visited set for keys of the same size (a conventional streaming hash of
-//! the whole key + insert, no engine), so the solver's distance from the
-//! machine's limit is a ratio.
-//! `MIAU_BENCH_PROOF=1` adds an exhaustive proof over a generated open room
-//! (about 14 million states) and prints the process's peak memory.
+//! Sets of levels, each level searched by a plain solve (`search_level`)
+//! with the default budget (a state count derived from a 2 GiB memory
+//! cap) and a two-minute wall clock per level:
+//! - `packs`: every level of `packs/` (five runs, medians);
+//! - `crowded`: generated boards of a few hundred things (walls, rocks,
+//!   words) that must be searched exhaustively;
+//! - `microban`, `microban2`: David W. Skinner's Microban sets, read from
+//!   the shared corpora when present and converted with the XSB importer
+//!   (`import::xsb`); solved lengths are checked against the best known
+//!   Sokoban move counts (an upper bound here, since chain pushes and a
+//!   player on a dock only shorten routes);
+//! - `keke`: the core-only Keke competition maps (`import::keke`).
+//!
+//! Per level: verdict, states expanded and stored, depth, seconds, states
+//! per second, bytes per stored state frontier included (peak bytes of the
+//! visited set and both layers over stored states), the process's peak
+//! resident memory during that search, and the raw insert rate of the
+//! visited set for keys of the level's size measured in the same run (a
+//! conventional streaming 128-bit hash of the whole key + insert, no
+//! engine), so the solver's distance from the machine's limit is a ratio.
+//! Per set: counts of verdicts, total states and rate, the worst bytes per
+//! state and peak memory, and the set's ratio to the raw insert time.
+//!
+//! `MIAU_BENCH_SET=packs,crowded,…` picks sets (default: all present);
+//! `MIAU_BENCH_LEVEL=a,b*` runs the levels named `a` or starting with `b`;
+//! `MIAU_CORPORA=dir` points at the corpora (default: a `shared/corpora`
+//! directory beside or above the crate); `MIAU_BENCH_PROOF=1` adds an
+//! exhaustive proof over an open room (about 14 M states);
+//! `MIAU_BENCH_BIG=1` adds the 100 M-state exhaustive proof.
 
 use miau::compile::{SourceKind, compile};
 use miau::engine::{Game, testkit};
+use miau::import::{keke, xsb};
+use miau::model::Level;
 use miau::solver::level::{Constraints, LevelSpace, search_level};
 use miau::solver::visited::Visited;
-use miau::solver::{Limits, Space, Verdict, fingerprint};
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use miau::solver::{Limits, Outcome, Space, Verdict, fingerprint};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Inserts `n` distinct keys of `words` words into a fresh visited set; keys/s.
 fn raw_insert_rate(words: usize, n: usize) -> f64 {
@@ -33,112 +58,410 @@ fn raw_insert_rate(words: usize, n: usize) -> f64 {
     n as f64 / t.elapsed().as_secs_f64().max(1e-9)
 }
 
-fn peak_rss_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
+/// Resets the kernel's peak resident memory mark of this process, so the
+/// next reading is the peak of what runs in between.
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
-/// Runs of each measurement; the figures are medians.
-const RUNS: usize = 5;
+fn peak_rss_mib() -> f64 {
+    let read = || -> Option<f64> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb / 1024.0)
+    };
+    read().unwrap_or(f64::NAN)
+}
 
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(|a, b| a.total_cmp(b));
-    xs[xs.len() / 2]
+    xs.get(xs.len() / 2).copied().unwrap_or(0.0)
 }
 
-/// Solves `game` [`RUNS`] times and prints the median figures; returns
-/// (states expanded, median seconds, seconds the raw inserts of as many
-/// keys of this level's size take) for the set's total.
-fn run(name: &str, game: &Game, budget: u64, runs: usize) -> (u64, f64, f64) {
-    let cancel = AtomicBool::new(false);
+/// The memory cap of every search here, and the state budget derived from
+/// it (as `check`'s default is): 2 GiB at 32 bytes per state.
+const MEMORY: usize = 2 << 30;
+const BUDGET: u64 = (MEMORY / 32) as u64;
+/// The wall clock per level.
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// One search, cancelled after [`TIMEOUT`]; (outcome, seconds).
+fn timed_search(game: &Game, limits: Limits) -> (Outcome, f64) {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let done = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
+    let timer = {
+        let (cancel, done) = (cancel.clone(), done.clone());
+        std::thread::spawn(move || {
+            let (lock, cv) = &*done;
+            let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let (guard, res) = cv
+                .wait_timeout_while(guard, TIMEOUT, |d| !*d)
+                .unwrap_or_else(|e| e.into_inner());
+            if res.timed_out() && !*guard {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        })
+    };
+    let t = Instant::now();
+    let out = search_level(game, Constraints::default(), limits, &cancel, &mut |_| {});
+    let secs = t.elapsed().as_secs_f64().max(1e-9);
+    {
+        let (lock, cv) = &*done;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        cv.notify_all();
+    }
+    let _ = timer.join();
+    (out, secs)
+}
+
+/// A set's running totals.
+#[derive(Default)]
+struct Totals {
+    levels: usize,
+    solved: usize,
+    unsolved: usize,
+    limit: usize,
+    timeout: usize,
+    longer: usize,
+    expanded: u64,
+    secs: f64,
+    raw_secs: f64,
+    worst_bytes: f64,
+    worst_rss: f64,
+}
+
+/// Searches one level `runs` times, prints its line and adds it to `totals`.
+/// `best` is a known upper bound on the route's length, when there is one.
+fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut Totals) {
     let limits = Limits {
-        states: budget,
-        memory: 4 << 30,
+        states: BUDGET,
+        memory: MEMORY,
     };
     let mut times = Vec::new();
-    let mut out = None;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let o = search_level(game, Constraints::default(), limits, &cancel, &mut |_| {});
-        times.push(t.elapsed().as_secs_f64().max(1e-9));
-        out = Some(o);
+    let mut last = None;
+    reset_peak_rss();
+    for _ in 0..runs.max(1) {
+        let (out, secs) = timed_search(game, limits);
+        times.push(secs);
+        last = Some(out);
     }
-    let Some(out) = out else {
-        return (0, 0.0, 0.0);
-    };
+    let rss = peak_rss_mib();
+    let Some(out) = last else { return };
     let secs = median(times);
     let space = LevelSpace::new(game, Constraints::default());
     let mut packed = Vec::new();
     space.start(&mut packed);
     let rate = out.expanded as f64 / secs;
-    let keys = (out.stored as usize).clamp(100_000, 5_000_000);
+    let keys = (out.stored as usize).clamp(100_000, 2_000_000);
     let raw = median(
         (0..3)
             .map(|_| raw_insert_rate(packed.len(), keys))
             .collect(),
     );
+    let per_state = out.peak_bytes as f64 / out.stored.max(1) as f64;
+    totals.levels += 1;
     let verdict = match &out.verdict {
-        Verdict::Solved(r) => format!("solved in {}", r.len()),
-        Verdict::Unsolved => "unsolved".into(),
-        Verdict::Limit => "limit".into(),
-        Verdict::Cancelled => "cancelled".into(),
+        Verdict::Solved(r) => {
+            totals.solved += 1;
+            match best {
+                Some(b) if r.len() > b => {
+                    totals.longer += 1;
+                    format!("solved in {} (LONGER than the best known {b})", r.len())
+                }
+                Some(b) => format!("solved in {} (best known {b})", r.len()),
+                None => format!("solved in {}", r.len()),
+            }
+        }
+        Verdict::Unsolved => {
+            totals.unsolved += 1;
+            "unsolved".into()
+        }
+        Verdict::Limit => {
+            totals.limit += 1;
+            "LIMIT".into()
+        }
+        Verdict::Cancelled => {
+            totals.timeout += 1;
+            "TIMEOUT".into()
+        }
     };
     println!(
-        "{name:<28} {:>9} expanded {:>9} stored {:>7.3} s {:>10.0} states/s | key {:>3} B, {:>5.1} B/state | raw insert {:>11.0}/s, ratio {:>5.2}% | {verdict}",
+        "{name:<26} {:>10} exp {:>10} stored d{:<4} {:>8.3} s {:>9.0}/s | key {:>5} B {:>5.1} B/state rss {:>6.0} MiB | raw {:>9.0}/s {:>5.1}% | {verdict}",
         out.expanded,
         out.stored,
+        out.depth,
         secs,
         rate,
         packed.len() * 4,
-        out.visited_bytes as f64 / out.stored.max(1) as f64,
+        per_state,
+        rss,
         raw,
         100.0 * rate / raw
     );
-    (out.expanded, secs, out.expanded as f64 / raw)
+    totals.expanded += out.expanded;
+    totals.secs += secs;
+    totals.raw_secs += out.expanded as f64 / raw;
+    totals.worst_bytes = totals.worst_bytes.max(per_state);
+    totals.worst_rss = totals.worst_rss.max(rss);
+}
+
+fn summary(set: &str, t: &Totals) {
+    println!(
+        "== {set}: {} levels: {} solved, {} unsolved, {} LIMIT, {} TIMEOUT{}; {} states in {:.1} s, {:.0}/s; ratio to raw inserts {:.1}%; worst {:.1} B/state, worst peak rss {:.0} MiB\n",
+        t.levels,
+        t.solved,
+        t.unsolved,
+        t.limit,
+        t.timeout,
+        if t.longer > 0 {
+            format!(", {} LONGER than the best known", t.longer)
+        } else {
+            String::new()
+        },
+        t.expanded,
+        t.secs,
+        t.expanded as f64 / t.secs.max(1e-9),
+        100.0 * t.raw_secs / t.secs.max(1e-9),
+        t.worst_bytes,
+        t.worst_rss,
+    );
+}
+
+/// The shared corpora directory, when present.
+fn corpora() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("MIAU_CORPORA") {
+        return Some(PathBuf::from(d));
+    }
+    let mut dir = Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
+    while let Some(d) = dir {
+        let c = d.join("shared/corpora");
+        if c.is_dir() {
+            return Some(c);
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// The levels of an XSB file as compiled levels, with the best known move
+/// counts from the corpus' table (keyed by the file name and level number).
+fn xsb_levels(path: &std::path::Path, moves: &str) -> Vec<(String, Level, Option<usize>)> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let Ok(levels) = xsb::parse(&text) else {
+        return Vec::new();
+    };
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut best = std::collections::HashMap::new();
+    for line in moves.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        if let (Some(f), Some(n), Some(m)) = (cols.first(), cols.get(1), cols.get(5))
+            && *f == file
+            && let (Ok(n), Ok(m)) = (n.parse::<u32>(), m.parse::<usize>())
+        {
+            best.insert(n, m);
+        }
+    }
+    let mut out = Vec::new();
+    for pack in xsb::to_packs(&stem, &levels, &[]) {
+        let Some(model) = compile(&pack.text, SourceKind::Miau).pack else {
+            continue;
+        };
+        for level in model.levels {
+            let n: u32 = level
+                .id
+                .text
+                .trim_start_matches("level-")
+                .parse()
+                .unwrap_or(0);
+            out.push((
+                format!("{}/{n}", xsb::pack_id(&stem)),
+                level,
+                best.get(&n).copied(),
+            ));
+        }
+    }
+    out
+}
+
+/// The core-only Keke competition maps.
+fn keke_levels(path: &std::path::Path) -> Vec<(String, Level)> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for l in json["levels"].as_array().into_iter().flatten() {
+        if l["core_only"] != serde_json::Value::Bool(true) {
+            continue;
+        }
+        let key = l["key"].as_str().unwrap_or("?").replace("_LEVELS", "");
+        if let Some(ascii) = l["ascii"].as_str()
+            && let Ok(level) = keke::level(&key, ascii)
+        {
+            out.push((format!("keke/{key}"), level));
+        }
+    }
+    out
+}
+
+/// Deterministic crowded boards: a walled room of `w` × `h` with interior
+/// walls, loose rocks and loose words, the rules on the top row, and no
+/// WIN, so the whole space must be searched (UNSOLVED).
+fn crowded(seed: u32, w: usize, h: usize, rocks: usize) -> Level {
+    let mut rng = seed.wrapping_mul(0x9E37_79B9) | 1;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        rng
+    };
+    let mut grid = vec![vec!["."; w]; h];
+    for (y, row) in grid.iter_mut().enumerate() {
+        for (x, c) in row.iter_mut().enumerate() {
+            if y == 1 || y == h - 1 || x == 0 || x == w - 1 {
+                *c = "#";
+            }
+        }
+    }
+    // Pillars every other cell, as in a warehouse: many walls, open aisles.
+    for y in (3..h - 2).step_by(2) {
+        for x in (2..w - 2).step_by(2) {
+            if next() % 3 != 0 {
+                grid[y][x] = "#";
+            }
+        }
+    }
+    let free = |grid: &Vec<Vec<&str>>, x: usize, y: usize| grid[y][x] == ".";
+    let mut placed = 0;
+    while placed < rocks {
+        let (x, y) = (1 + next() as usize % (w - 2), 2 + next() as usize % (h - 3));
+        if free(&grid, x, y) {
+            grid[y][x] = "r";
+            placed += 1;
+        }
+    }
+    loop {
+        let (x, y) = (1 + next() as usize % (w - 2), 2 + next() as usize % (h - 3));
+        if free(&grid, x, y) {
+            grid[y][x] = "m";
+            break;
+        }
+    }
+    let rules = [
+        "MIAU", "IS", "YOU", ".", "ROCK", "IS", "PUSH", ".", "WALL", "IS", "STOP",
+    ];
+    for (x, r) in rules.iter().enumerate().take(w) {
+        grid[0][x] = r;
+    }
+    let board: Vec<String> = grid.iter().map(|r| r.join(" ")).collect();
+    testkit::level(&board.join("\n"))
 }
 
 fn main() {
-    println!("solver benchmark (plain solve, one core, medians of {RUNS} runs)");
-    let mut total = (0u64, 0f64, 0f64);
-    // `MIAU_BENCH_LEVEL=id` runs one level (for profiling).
+    let sets: Vec<String> = std::env::var("MIAU_BENCH_SET")
+        .map(|s| s.split(',').map(str::to_string).collect())
+        .unwrap_or_else(|_| {
+            ["packs", "crowded", "microban", "microban2", "keke"]
+                .map(str::to_string)
+                .to_vec()
+        });
     let only = std::env::var("MIAU_BENCH_LEVEL").ok();
-    let mut paths: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/packs"))
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    paths.sort();
-    for path in paths {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let Some(pack) = compile(&text, SourceKind::Miau).pack else {
-            continue;
-        };
-        for level in &pack.levels {
-            if only.as_deref().is_some_and(|o| o != level.id.text) {
-                continue;
+    let wanted = |name: &str| {
+        only.as_deref().is_none_or(|o| {
+            o.split(',').any(|o| match o.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => name == o,
+            })
+        })
+    };
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "solver benchmark: plain solve, one core, budget {BUDGET} states / {} MiB, {} s per level; load average {}",
+        MEMORY >> 20,
+        TIMEOUT.as_secs(),
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let corpora = corpora();
+    for set in &sets {
+        let mut totals = Totals::default();
+        match set.as_str() {
+            "packs" => {
+                let mut paths: Vec<_> =
+                    std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/packs"))
+                        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                        .unwrap_or_default();
+                paths.sort();
+                for path in paths {
+                    let Ok(text) = std::fs::read_to_string(&path) else {
+                        continue;
+                    };
+                    let Some(pack) = compile(&text, SourceKind::Miau).pack else {
+                        continue;
+                    };
+                    for level in &pack.levels {
+                        let name = format!("{}/{}", pack.id, level.id.text);
+                        if wanted(&name) {
+                            run(&name, &Game::new(level), 5, None, &mut totals);
+                        }
+                    }
+                }
             }
-            let game = Game::new(level);
-            let name = format!("{}/{}", pack.id, level.id.text);
-            let (n, secs, raw_secs) = run(&name, &game, 5_000_000, RUNS);
-            total.0 += n;
-            total.1 += secs;
-            total.2 += raw_secs;
+            "crowded" => {
+                for (i, (w, h, rocks)) in [(16, 12, 3), (20, 14, 3), (24, 16, 2), (20, 20, 3)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let name = format!("crowded/{w}x{h}-{rocks}rocks");
+                    if wanted(&name) {
+                        let level = crowded(i as u32 + 1, w, h, rocks);
+                        run(&name, &Game::new(&level), 1, None, &mut totals);
+                    }
+                }
+            }
+            "microban" | "microban2" => {
+                let Some(dir) = &corpora else { continue };
+                let file = if set == "microban" {
+                    "Microban_155.xsb"
+                } else {
+                    "Microban_II_135.xsb"
+                };
+                let moves = std::fs::read_to_string(dir.join("sokoban/microban_move_counts.csv"))
+                    .unwrap_or_default();
+                for (name, level, best) in xsb_levels(&dir.join("sokoban").join(file), &moves) {
+                    if wanted(&name) {
+                        run(&name, &Game::new(&level), 1, best, &mut totals);
+                    }
+                }
+            }
+            "keke" => {
+                let Some(dir) = &corpora else { continue };
+                for (name, level) in keke_levels(&dir.join("keke/levels.json")) {
+                    if wanted(&name) {
+                        run(&name, &Game::new(&level), 1, None, &mut totals);
+                    }
+                }
+            }
+            other => println!("unknown set {other:?}"),
+        }
+        if totals.levels > 0 {
+            summary(set, &totals);
         }
     }
-    // The set's ratio: its time against the time raw inserts of as many
-    // keys, each level's key size, take.
-    println!(
-        "{:<28} {:>9} expanded {:>19} {:>7.3} s {:>10.0} states/s | raw insert time {:.3} s, ratio {:>5.2}%",
-        "the set",
-        total.0,
-        "",
-        total.1,
-        total.0 as f64 / total.1.max(1e-9),
-        total.2,
-        100.0 * total.2 / total.1.max(1e-9)
-    );
     if std::env::var_os("MIAU_BENCH_PROOF").is_some() {
         // An open room with loose rocks and no WIN: every state is reachable
         // and none wins, so the search must exhaust them all (a proof).
@@ -153,10 +476,58 @@ fn main() {
                      # . . . . . . . . . #\n\
                      # # # # # # # # # # #\n\
                      WALL IS STOP";
+        let mut totals = Totals::default();
+        run(
+            "proof/open-room",
+            &Game::new(&testkit::level(board)),
+            1,
+            None,
+            &mut totals,
+        );
+    }
+    if std::env::var_os("MIAU_BENCH_BIG").is_some() {
+        // About 100 M states: a wider room, four rocks, no WIN.
+        let board = "MIAU IS YOU . ROCK IS PUSH . . . .\n\
+                     # # # # # # # # # # # # #\n\
+                     # . . . . . . . . . . . #\n\
+                     # . r . . . . . . r . . #\n\
+                     # . . . . . . . . . . . #\n\
+                     # . . . . m . . . . . . #\n\
+                     # . . . . . . . . . . . #\n\
+                     # . r . . . . . . r . . #\n\
+                     # . . . . . . . . . . . #\n\
+                     # # # # # # # # # # # # #\n\
+                     WALL IS STOP";
         let game = Game::new(&testkit::level(board));
-        let _ = run("proof/open-room", &game, 50_000_000, 1);
-        if let Some(mib) = peak_rss_mib() {
-            println!("peak resident memory of the whole run: {mib:.0} MiB");
-        }
+        reset_peak_rss();
+        let limits = Limits {
+            states: 130_000_000,
+            memory: 4 << 30,
+        };
+        let t = Instant::now();
+        let out = search_level(
+            &game,
+            Constraints::default(),
+            limits,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "proof/big-room: {:?} after {} expanded, {} stored, depth {}, {:.1} s, {:.0}/s, {:.1} B/state, peak rss {:.0} MiB",
+            match out.verdict {
+                Verdict::Solved(_) => "solved",
+                Verdict::Unsolved => "unsolved",
+                Verdict::Limit => "LIMIT",
+                Verdict::Cancelled => "cancelled",
+            },
+            out.expanded,
+            out.stored,
+            out.depth,
+            secs,
+            out.expanded as f64 / secs,
+            out.peak_bytes as f64 / out.stored.max(1) as f64,
+            peak_rss_mib()
+        );
     }
 }

@@ -101,8 +101,14 @@ fn level_and_shard_select_levels() {
 }
 
 #[test]
-fn clockwork_passes_and_is_hands_off() {
-    let (code, out, _) = miauc(&["check", "packs/clockwork.miau", "--verbose"]);
+fn clockwork_proof_level_passes_and_is_hands_off() {
+    let (code, out, _) = miauc(&[
+        "check",
+        "packs/machine-room.miau",
+        "--level",
+        "mouse-keeps-time",
+        "--verbose",
+    ]);
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("level mouse-keeps-time: solved in 11 steps, route DRRRRRRRRRR"),
@@ -112,7 +118,7 @@ fn clockwork_passes_and_is_hands_off() {
 }
 
 #[test]
-fn small_crate_works_levels_pass() {
+fn small_mechanism_drafts_pass() {
     for (level, route, flags) in [
         (
             "pallet-row",
@@ -124,7 +130,7 @@ fn small_crate_works_levels_pass() {
     ] {
         let (code, out, _) = miauc(&[
             "check",
-            "packs/crate-works.miau",
+            "packs/machine-room.miau",
             "--level",
             level,
             "--verbose",
@@ -155,14 +161,14 @@ fn bundled_packs_pass() {
 fn solve_prints_the_published_routes() {
     for (file, level, route) in [
         (
-            "packs/crate-works.miau",
+            "packs/machine-room.miau",
             "pallet-row",
             "LUURRDULLDDRRRRUULLLRDDLLUU",
         ),
-        ("packs/crate-works.miau", "door-stop", "LURRURDDURRRRRR"),
-        ("packs/crate-works.miau", "hand-off", "LUDLURRRRRURRRR"),
-        ("packs/crate-works.miau", "jam", "RRRRRRR"),
-        ("packs/clockwork.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
+        ("packs/machine-room.miau", "door-stop", "LURRURDDURRRRRR"),
+        ("packs/machine-room.miau", "hand-off", "LUDLURRRRRURRRR"),
+        ("packs/machine-room.miau", "jam", "RRRRRRR"),
+        ("packs/machine-room.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
     ] {
         let (code, out, err) = miauc(&["solve", file, "--level", level]);
         assert_eq!(code, 0, "{level}: {out}{err}");
@@ -180,7 +186,7 @@ fn solve_prints_the_published_routes() {
 fn solve_short_one_crate() {
     let (code, out, _) = miauc(&[
         "solve",
-        "packs/crate-works.miau",
+        "packs/machine-room.miau",
         "--level",
         "short-one-crate",
     ]);
@@ -199,6 +205,22 @@ fn solve_reports_unsolved_and_limit_and_constraints() {
     let (code, out, _) = miauc(&["solve", BROKEN, "--level", "too-big"]);
     assert_eq!(code, 1);
     assert_eq!(field(&out, "result"), Some("limit"));
+    // LIMIT says which limit ran out and how far the search got.
+    assert_eq!(field(&out, "limit"), Some("states (budget 5)"), "{out}");
+    assert_eq!(field(&out, "states"), Some("5"), "{out}");
+    assert!(field(&out, "depth").is_some(), "{out}");
+    // A wall-clock timeout is a limit too, named as such.
+    let (code, out, _) = miauc(&[
+        "solve",
+        "packs/crate-works.miau",
+        "--level",
+        "short-one-crate",
+        "--timeout",
+        "0",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(field(&out, "result"), Some("limit"), "{out}");
+    assert_eq!(field(&out, "limit"), Some("time (0 s)"), "{out}");
     let (code, out, _) = miauc(&["solve", BROKEN, "--level", "too-big", "--budget", "1000"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(field(&out, "route"), Some("DDRRRR"));

@@ -95,3 +95,114 @@ fn neovim_gets_the_noun_trap_and_a_hover() {
     assert!(hover.contains("`DOOR IS SHUT`"), "{hover}");
     assert!(hover.contains("row 2, columns 0 to 2"), "{hover}");
 }
+
+#[test]
+fn neovim_plugin_builds_the_parser_and_highlights_board_words() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = root.join("tests/fixtures/lsp/noun_trap.miau");
+    let text = std::fs::read_to_string(&fixture).unwrap();
+    let (row, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("MIAU IS   YOU"))
+        .unwrap();
+    let (shut_row, shut_line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("DOOR IS   SHUT"))
+        .unwrap();
+    let (wall_row, wall_line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with("#    #"))
+        .unwrap();
+    // Word tiles and a legend key on board rows, with the capture each must get.
+    let probes = [
+        (row, line.find("MIAU").unwrap(), "MIAU", "type"),
+        (row, line.find("IS").unwrap(), "IS", "operator"),
+        (row, line.find("YOU").unwrap(), "YOU", "constant.builtin"),
+        (shut_row, shut_line.find("SHUT").unwrap(), "SHUT", "type"),
+        (wall_row, wall_line.find('#').unwrap(), "#", "variable"),
+    ];
+    let probes_json = serde_json::Value::Array(
+        probes
+            .iter()
+            .map(|(r, c, t, _)| serde_json::json!({ "row": r, "col": c, "text": t }))
+            .collect(),
+    );
+
+    let dir = std::env::temp_dir().join(format!("miau-nvim-ts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("result.json");
+    let status = Command::new(nvim())
+        .args(["--headless", "--clean", "-l"])
+        .arg(root.join("tests/nvim/check_treesitter.lua"))
+        .env("MIAU_BIN", env!("CARGO_BIN_EXE_miauc"))
+        .env("MIAU_PLUGIN", root.join("editors/nvim"))
+        .env("MIAU_PARSER_DIR", dir.join("site"))
+        .env("MIAU_FIXTURE", &fixture)
+        .env("MIAU_OUT", &out)
+        .env("MIAU_PROBES", probes_json.to_string())
+        .env("XDG_STATE_HOME", &dir)
+        .env("XDG_DATA_HOME", &dir)
+        .status()
+        .expect("nvim runs");
+    assert!(status.success(), "nvim exited with {status}");
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("the script wrote its result"))
+            .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(result["errors"], serde_json::json!([]), "{result:#}");
+    assert_eq!(result["parser"], true, "{result:#}");
+    // The command :MiauBuildParser ran is the one docs/editors.md documents.
+    let cmd: Vec<&str> = result["build_cmd"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    // Written for the repository's own layout, it is the line the docs give.
+    let prefix = format!("{}/", root.display());
+    let documented: Vec<String> = cmd
+        .iter()
+        .map(|a| {
+            if a.ends_with("/parser/miau.so") {
+                "editors/nvim/parser/miau.so".to_owned()
+            } else {
+                a.replace(&prefix, "")
+            }
+        })
+        .collect();
+    let documented = documented.join(" ");
+    assert!(documented.starts_with("cc -o "), "{documented}");
+    for doc in ["docs/editors.md", "README.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        assert!(
+            text.contains(&documented),
+            "{doc} does not give the command :MiauBuildParser runs: {documented}"
+        );
+    }
+
+    assert_eq!(result["filetype"], "miau");
+    assert_eq!(result["highlighting"], true, "{result:#}");
+    assert_eq!(result["tree_has_error"], false);
+    assert_eq!(result["foldmethod"], "expr");
+    assert!(
+        result["board_foldlevel"].as_i64().unwrap() >= 2,
+        "{result:#}"
+    );
+    for ((_, _, text, capture), got) in probes.iter().zip(result["captures"].as_array().unwrap()) {
+        let names: Vec<&str> = got["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(names, [*capture], "captures of {text}");
+    }
+    for name in ["MiauCheck", "MiauCheckLevel", "MiauCancelCheck", "MiauPlay"] {
+        assert_eq!(result["commands"][name], true, "{name} not defined");
+    }
+    assert_eq!(result["level_at_cursor"], "door-trap");
+    assert_eq!(result["levels"], serde_json::json!(["door-trap"]));
+}

@@ -33,7 +33,7 @@ fn assert_published(file: &str, level: &str, moves: &str) {
 #[test]
 fn g1_pallet_row_wins_in_27() {
     assert_published(
-        "packs/crate-works.miau",
+        "packs/machine-room.miau",
         "pallet-row",
         "LUURRDULLDDRRRRUULLLRDDLLUU",
     );
@@ -42,7 +42,7 @@ fn g1_pallet_row_wins_in_27() {
 #[test]
 fn g2_short_one_crate_wins_in_36() {
     assert_published(
-        "packs/crate-works.miau",
+        "packs/machine-room.miau",
         "short-one-crate",
         "RRRRRURDLLLUULDULLDLDRRRRRRDDRRUURUL",
     );
@@ -50,24 +50,24 @@ fn g2_short_one_crate_wins_in_36() {
 
 #[test]
 fn d1_door_stop_wins_in_15() {
-    assert_published("packs/crate-works.miau", "door-stop", "LURRURDDURRRRRR");
+    assert_published("packs/machine-room.miau", "door-stop", "LURRURDDURRRRRR");
 }
 
 #[test]
 fn d2_hand_off_wins_in_15() {
-    assert_published("packs/crate-works.miau", "hand-off", "LUDLURRRRRURRRR");
+    assert_published("packs/machine-room.miau", "hand-off", "LUDLURRRRRURRRR");
 }
 
 #[test]
 fn d3_jam_wins_in_7() {
-    assert_published("packs/crate-works.miau", "jam", "RRRRRRR");
+    assert_published("packs/machine-room.miau", "jam", "RRRRRRR");
 }
 
 #[test]
 fn clockwork_proof_wins_in_11_with_win_on_beat_5() {
-    assert_published("packs/clockwork.miau", "mouse-keeps-time", "DRRRRRRRRRR");
+    assert_published("packs/machine-room.miau", "mouse-keeps-time", "DRRRRRRRRRR");
     let (_, text) = replay(
-        "packs/clockwork.miau",
+        "packs/machine-room.miau",
         "mouse-keeps-time",
         &["--moves", "DRRRRRRRRRR", "--explain"],
     );
@@ -80,14 +80,14 @@ fn clockwork_proof_wins_in_11_with_win_on_beat_5() {
 
 #[test]
 fn default_moves_are_the_recorded_solution() {
-    let (out, text) = replay("packs/clockwork.miau", "mouse-keeps-time", &[]);
+    let (out, text) = replay("packs/machine-room.miau", "mouse-keeps-time", &[]);
     assert_eq!(result_line(&text), "result: won in 11 turns");
     assert!(out.status.success());
 }
 
 #[test]
 fn a_rejected_move_is_reported_and_not_won() {
-    let (out, text) = replay("packs/crate-works.miau", "jam", &["--moves", "LLL"]);
+    let (out, text) = replay("packs/machine-room.miau", "jam", &["--moves", "LLL"]);
     assert!(
         text.contains("input 2 L rejected: blocked; miau-1 stop by wall-15\n"),
         "{text}"
@@ -101,7 +101,7 @@ fn a_rejected_move_is_reported_and_not_won() {
 
 #[test]
 fn a_short_route_is_not_won() {
-    let (out, text) = replay("packs/crate-works.miau", "jam", &["--moves", "RRRRRR"]);
+    let (out, text) = replay("packs/machine-room.miau", "jam", &["--moves", "RRRRRR"]);
     assert_eq!(result_line(&text), "result: not won after 6 turns");
     assert!(!out.status.success());
 }
@@ -109,7 +109,7 @@ fn a_short_route_is_not_won() {
 #[test]
 fn explain_prints_only_rule_changes() {
     let (_, text) = replay(
-        "packs/crate-works.miau",
+        "packs/machine-room.miau",
         "hand-off",
         &["--moves", "LUDLURRRRRURRRR", "--explain"],
     );
@@ -129,14 +129,14 @@ fn explain_prints_only_rule_changes() {
 
 #[test]
 fn snapshot_full_replay_of_jam() {
-    let (_, text) = replay("packs/crate-works.miau", "jam", &["--moves", "RRRRRRR"]);
+    let (_, text) = replay("packs/machine-room.miau", "jam", &["--moves", "RRRRRRR"]);
     insta::assert_snapshot!("replay_jam", text);
 }
 
 #[test]
 fn snapshot_explain_of_clockwork() {
     let (_, text) = replay(
-        "packs/clockwork.miau",
+        "packs/machine-room.miau",
         "mouse-keeps-time",
         &["--moves", "DRRRRRRRRRR", "--explain"],
     );

@@ -11,7 +11,7 @@
 const STATEMENT_KEYWORDS = [
   'name', 'version', 'engine', 'rules', 'world', 'vocabulary', 'title',
   'category', 'introduces', 'reuses', 'hint', 'solution', 'steps',
-  'must-form', 'budget', 'allow', 'terrain', 'automaton', 'pair', 'frail',
+  'must-form', 'must-break', 'must-lose-word', 'budget', 'allow', 'terrain', 'automaton', 'pair', 'frail',
 ];
 
 module.exports = grammar({
@@ -28,7 +28,13 @@ module.exports = grammar({
       $.pack_block, $.palette_block, $.glossary_block, $.legend_block, $.level_block,
     ),
 
-    pack_block: $ => seq('pack', field('id', $.identifier), $._open, repeat(choice($._newline, $.statement)), '}'),
+    // Blocks may also be nested in `pack { }` (language.md §11); `miauc fmt`
+    // moves them out, but a nested pack is still a valid file.
+    pack_block: $ => seq(
+      'pack', field('id', $.identifier), $._open,
+      repeat(choice($._newline, $.statement, $.palette_block, $.glossary_block, $.legend_block, $.level_block)),
+      '}',
+    ),
 
     level_block: $ => seq(
       'level', field('id', $.identifier), $._open,
@@ -43,18 +49,34 @@ module.exports = grammar({
     glossary_entry: $ => seq(field('property', $.word), repeat($._argument), $._newline),
 
     legend_block: $ => seq('legend', $._open, repeat(choice($._newline, $.legend_entry)), '}'),
+    // `key THING [+ THING]…`, each thing a noun with its options
+    // (`PLATE channel amber + GATE channel teal`, or `CRATE+DOCK`).
+    // An uppercase key is the checker's M110, not a syntax error.
     legend_entry: $ => seq(
-      field('key', $.legend_key),
-      field('value', choice($.stack, $._tile)),
-      repeat($._argument),
+      field('key', choice($.legend_key, alias($.word, $.legend_key), alias($.fixed_word, $.legend_key))),
+      field('value', $.thing),
+      repeat(seq('+', field('value', $.thing))),
       $._newline,
     ),
+    // A lowercase noun is the checker's M111, not a syntax error: the
+    // entry still ends at its line, so the next entry parses.
+    thing: $ => seq(field('noun', choice($._tile, $.identifier)), repeat($._argument)),
 
     board_block: $ => seq('board', $._open, repeat(choice($._newline, $.board_row)), '}'),
     board_row: $ => seq(repeat1($._cell), $._newline),
     _cell: $ => choice($.empty_cell, $.legend_key, $._tile, $.stack),
-    stack: $ => seq($._stack_part, repeat1(seq('+', $._stack_part))),
+    // A stack is one cell: `+` and each part after it follow without a
+    // space, so `CRATE+ .` is a broken stack, not a stack of CRATE and `.`.
+    stack: $ => seq($._stack_part, repeat1(seq(token.immediate('+'), $._stack_next))),
     _stack_part: $ => choice($.legend_key, $._tile),
+    _stack_next: $ => choice(
+      alias($._next_key, $.legend_key),
+      alias($._next_word, $.word),
+      alias($._next_fixed_word, $.fixed_word),
+    ),
+    _next_key: _ => token.immediate(/[^\sA-Z+{}"][^\s+]*/),
+    _next_word: _ => token.immediate(/[A-Z][A-Z0-9_-]*/),
+    _next_fixed_word: _ => token.immediate(/[A-Z][A-Z0-9_-]*!/),
     _tile: $ => choice($.word, $.fixed_word),
 
     statement: $ => seq(field('keyword', $.keyword), repeat($._argument), $._newline),

@@ -347,13 +347,8 @@ fn sentence_spacing(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
 
 /// Note E: the sentence-case version of `title`, or `None` when it already is.
 fn sentence_case(ctx: &LevelCtx, title: &str) -> Option<String> {
-    let pack_words: BTreeSet<&str> = ctx
-        .pack
-        .levels
-        .iter()
-        .flat_map(|l| l.objects.iter().map(|o| o.text.as_str()))
-        .chain(ctx.nouns.all.iter().map(String::as_str))
-        .collect();
+    // Gathered once per pack (NounSet), so a pack of many levels stays linear.
+    let pack_word = |w: &str| ctx.nouns.board_texts.contains(w) || ctx.nouns.all.contains(w);
     let mut out = Vec::new();
     let mut changed = false;
     for (n, word) in title.split(' ').enumerate() {
@@ -363,7 +358,7 @@ fn sentence_case(ctx: &LevelCtx, title: &str) -> Option<String> {
             || core == "I"
             || word.starts_with("I'")
             || word.starts_with("I’")
-            || (core.chars().all(|c| !c.is_lowercase()) && pack_words.contains(core.as_str()));
+            || (core.chars().all(|c| !c.is_lowercase()) && pack_word(core.as_str()));
         let fixed = if n == 0 {
             let mut cs = word.chars();
             match cs.next() {

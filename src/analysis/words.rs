@@ -19,6 +19,9 @@ pub const BUILTIN_NOUNS: &[&str] = &[
 pub struct NounSet {
     /// Every noun, built-in ones included.
     pub all: BTreeSet<String>,
+    /// The text of every object on every board (words and things), gathered
+    /// once so per-level checks don't rescan the whole pack.
+    pub board_texts: BTreeSet<String>,
 }
 
 impl NounSet {
@@ -26,9 +29,11 @@ impl NounSet {
     /// leftover, palette keys, vocabulary, terrain nouns and the built-in nouns.
     pub fn of(pack: &Pack) -> Self {
         let mut all: BTreeSet<String> = BUILTIN_NOUNS.iter().map(|s| s.to_string()).collect();
+        let mut board_texts = BTreeSet::new();
         all.extend(pack.palette.iter().map(|p| p.noun.text.clone()));
         all.extend(pack.vocabulary.iter().map(|v| v.text.clone()));
         for l in &pack.levels {
+            board_texts.extend(l.objects.iter().map(|o| o.text.clone()));
             all.extend(
                 l.objects
                     .iter()
@@ -43,7 +48,7 @@ impl NounSet {
                 }
             }
         }
-        NounSet { all }
+        NounSet { all, board_texts }
     }
 
     /// Whether `noun` is in the set.

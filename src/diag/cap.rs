@@ -55,9 +55,13 @@ impl Capped {
                     Some(level) => format!("level {level}"),
                     None => "this file".to_string(),
                 };
+                let (s, were) = if left_out == 1 {
+                    ("", "was")
+                } else {
+                    ("s", "were")
+                };
                 self.kept[last].message.push_str(&format!(
-                    " ({left_out} more problem{} in {place} left out; fix these first.)",
-                    if left_out == 1 { " was" } else { "s were" }
+                    " ({left_out} more problem{s} in {place} {were} left out; fix these first.)"
                 ));
             }
         }

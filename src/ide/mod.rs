@@ -16,6 +16,7 @@ mod complete;
 mod hover;
 mod nav;
 mod outline;
+mod preview;
 #[cfg(test)]
 mod tests;
 
@@ -28,6 +29,7 @@ pub use outline::{
     code_actions, code_lenses, document_symbols, folding_ranges, format, inlay_hints,
     semantic_tokens,
 };
+pub use preview::{MAX_ROUTE, Preview, parse_action, preview};
 
 use crate::analysis::ResetView;
 use crate::diag::{self, Diagnostic};

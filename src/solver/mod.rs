@@ -2,15 +2,18 @@
 //!
 //! The search is generic over [`Space`] so that it can be tested against a
 //! naive BFS on small spaces and run on the engine's compact state unchanged.
-//! Visited states are stored as 128-bit fingerprints with a parent index and
-//! the action that reached them (about 26 bytes each, see [`visited`]); only
-//! the current and next BFS layers keep whole states, packed, in two flat
-//! buffers.
+//! Visited states are stored as 96-bit fingerprints with a parent index and
+//! the action that reached them (about 22 bytes each, see [`visited`]); only
+//! the current and next BFS layers keep states, delta-encoded against the
+//! state before them in the layer (a few bytes each whatever the board
+//! holds, see [`frontier`]).
 
 pub mod fingerprint;
+pub mod frontier;
 pub mod level;
 pub mod visited;
 
+use frontier::Layer;
 use std::sync::atomic::{AtomicBool, Ordering};
 use visited::{Insert, Visited};
 
@@ -61,13 +64,37 @@ pub struct Limits {
     pub memory: usize,
 }
 
+/// The memory a search may hold by default: 2 GiB.
+pub const DEFAULT_MEMORY: usize = 2 << 30;
+
+/// The bytes a stored state costs at most, frontier included, as the
+/// benchmark measures it on every level (`docs/performance.md`): the unit
+/// in which a memory cap becomes a state budget.
+pub const BYTES_PER_STATE: usize = 32;
+
+/// The state budget worth `memory` bytes of states: a count, so a level
+/// gets the same verdict on every machine, whatever its allocator does.
+pub const fn budget_for_memory(memory: usize) -> u64 {
+    (memory / BYTES_PER_STATE) as u64
+}
+
 impl Default for Limits {
+    /// About 67 million states (2 GiB worth) within 2 GiB.
     fn default() -> Self {
         Limits {
-            states: 2_000_000,
-            memory: 2 << 30,
+            states: budget_for_memory(DEFAULT_MEMORY),
+            memory: DEFAULT_MEMORY,
         }
     }
+}
+
+/// Which limit ended a search in [`Verdict::Limit`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitKind {
+    /// The state budget ([`Limits::states`]).
+    States,
+    /// The memory cap ([`Limits::memory`]), or the visited set's index range.
+    Memory,
 }
 
 /// How a search ended.
@@ -94,11 +121,14 @@ pub struct Outcome {
     pub stored: u64,
     /// Depth reached (the BFS layer being expanded at the end).
     pub depth: u32,
-    /// Peak bytes used by the visited set and frontier.
+    /// Peak bytes used by the visited set and frontier (divided by
+    /// `stored`: the bytes per stored state, frontier included).
     pub peak_bytes: usize,
     /// Bytes held by the visited set at the end (fingerprints, parents,
     /// actions and table slots): divided by `stored`, the cost of a state.
     pub visited_bytes: usize,
+    /// For [`Verdict::Limit`], the limit that ran out.
+    pub limit: Option<LimitKind>,
 }
 
 /// Progress reported between layers and every few thousand states.
@@ -126,15 +156,14 @@ struct Batch {
 
 impl Batch {
     /// Inserts the successors in action order, appending the new ones to
-    /// the next layer, and empties the batch.
-    fn insert(&mut self, visited: &mut Visited, next: &mut Vec<u32>) {
+    /// the next layer, and empties the batch. New states get consecutive
+    /// indices, so a layer's states are the indices from its first one on,
+    /// in the order the layer holds them.
+    fn insert(&mut self, visited: &mut Visited, next: &mut Layer) {
         let mut start = 0;
         for &(action, end, fp) in &self.successors {
-            if let Insert::New(i) = visited.insert(fp, self.parent, action) {
-                let words = &self.words[start..end as usize];
-                next.push(i);
-                next.push(words.len() as u32);
-                next.extend_from_slice(words);
+            if let Insert::New(_) = visited.insert(fp, self.parent, action) {
+                next.push(&self.words[start..end as usize]);
             }
             start = end as usize;
         }
@@ -162,7 +191,7 @@ struct Pipeline {
 impl Pipeline {
     /// The slot for the next expansion, after moving the pipeline on: the
     /// oldest batch is inserted.
-    fn advance(&mut self, visited: &mut Visited, next: &mut Vec<u32>) -> &mut Batch {
+    fn advance(&mut self, visited: &mut Visited, next: &mut Layer) -> &mut Batch {
         self.newest = (self.newest + 1) % PIPELINE;
         for &(_, _, fp) in &self.batches[(self.newest + PIPELINE / 2) % PIPELINE].successors {
             visited.prefetch_fingerprint(fp);
@@ -174,7 +203,7 @@ impl Pipeline {
     }
 
     /// Inserts every waiting batch, oldest first.
-    fn flush(&mut self, visited: &mut Visited, next: &mut Vec<u32>) {
+    fn flush(&mut self, visited: &mut Visited, next: &mut Layer) {
         for k in 1..=PIPELINE {
             self.batches[(self.newest + k) % PIPELINE].insert(visited, next);
         }
@@ -183,10 +212,11 @@ impl Pipeline {
 
 /// Breadth-first search from `space.start()`.
 ///
-/// The frontier holds packed states in one flat buffer (`[parent index,
-/// length, words…]` per state), so a layer of a million states is one
-/// allocation rather than a million. `cancel` is polled every 1024
-/// expansions; `progress` is called every 4096 and at each new layer.
+/// The frontier is one [`Layer`] per BFS layer (the one being expanded and
+/// the one being found); a layer's states are the visited set's indices
+/// from the layer's first on, in order, so only their words are kept.
+/// `cancel` is polled every 1024 expansions; `progress` is called every
+/// 4096 and at each new layer.
 pub fn search<S: Space>(
     space: &S,
     limits: Limits,
@@ -194,24 +224,21 @@ pub fn search<S: Space>(
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
     let actions = space.action_count();
-    let mut visited = Visited::with_capacity(1 << 12);
+    // Small at first: a level of a few dozen states pays for a few dozen.
+    let mut visited = Visited::with_capacity(0);
     let mut start: Vec<u32> = Vec::with_capacity(256);
     space.start(&mut start);
-    let root = match visited.insert(fingerprint::of_words(&start), u32::MAX, 0) {
-        Insert::New(i) | Insert::Seen(i) => i,
-    };
-    let mut frontier: Vec<u32> = Vec::with_capacity(start.len() + 2);
-    frontier.push(root);
-    frontier.push(start.len() as u32);
-    frontier.extend_from_slice(&start);
-    let mut next: Vec<u32> = Vec::new();
+    let _ = visited.insert(fingerprint::of_words(&start), u32::MAX, 0);
+    let mut frontier = Layer::default();
+    frontier.push(&start);
+    // The index of the current layer's first state.
+    let mut first = 0u32;
+    let mut next = Layer::default();
     let mut pipeline = Pipeline::default();
     let mut expanded = 0u64;
     let mut depth = 0u32;
     let mut peak = 0usize;
-    let bytes = |visited: &Visited, a: &Vec<u32>, b: &Vec<u32>| {
-        visited.bytes() + (a.capacity() + b.capacity()) * 4
-    };
+    let bytes = |visited: &Visited, a: &Layer, b: &Layer| visited.bytes() + a.bytes() + b.bytes();
     let outcome = |verdict, expanded, visited: &Visited, depth, peak| Outcome {
         verdict,
         expanded,
@@ -219,6 +246,11 @@ pub fn search<S: Space>(
         depth,
         peak_bytes: peak,
         visited_bytes: visited.bytes(),
+        limit: None,
+    };
+    let limited = |kind, expanded, visited: &Visited, depth, peak| Outcome {
+        limit: Some(kind),
+        ..outcome(Verdict::Limit, expanded, visited, depth, peak)
     };
     while !frontier.is_empty() {
         progress(Progress {
@@ -226,17 +258,15 @@ pub fn search<S: Space>(
             stored: visited.len() as u64,
             depth,
         });
-        let mut at = 0;
-        while at + 2 <= frontier.len() {
-            let index = frontier[at];
-            let len = frontier[at + 1] as usize;
-            let Some(words) = frontier.get(at + 2..at + 2 + len) else {
-                break;
-            };
-            at += 2 + len;
+        let mut reader = frontier.reader();
+        let mut index = first;
+        let next_first = visited.len() as u32;
+        while let Some(words) = reader.next() {
+            let this = index;
+            index += 1;
             if expanded >= limits.states {
                 pipeline.flush(&mut visited, &mut next);
-                return outcome(Verdict::Limit, expanded, &visited, depth, peak);
+                return limited(LimitKind::States, expanded, &visited, depth, peak);
             }
             expanded += 1;
             if expanded.is_multiple_of(1024) {
@@ -248,7 +278,7 @@ pub fn search<S: Space>(
                 peak = peak.max(used);
                 if used > limits.memory || visited.len() + 8192 > visited::MAX_STATES {
                     pipeline.flush(&mut visited, &mut next);
-                    return outcome(Verdict::Limit, expanded, &visited, depth, peak);
+                    return limited(LimitKind::Memory, expanded, &visited, depth, peak);
                 }
                 if expanded.is_multiple_of(4096) {
                     progress(Progress {
@@ -262,14 +292,14 @@ pub fn search<S: Space>(
             // words that differ (see `fingerprint`): a turn moves a few
             // entities, so this costs a comparison of the words rather than
             // hashing all of them.
-            let parent_fp = visited.fingerprint(index);
+            let parent_fp = visited.fingerprint(this);
             // The most common repeat is the way back (a walk undone), which
             // leads to the grandparent: known to be stored, so its insert
             // is skipped. Parents of a layer's states are expanded in order,
             // so these reads are sequential, not cache misses.
-            let grand_fp = visited.parent(index).map(|p| visited.fingerprint(p));
+            let grand_fp = visited.parent(this).map(|p| visited.fingerprint(p));
             let batch = pipeline.advance(&mut visited, &mut next);
-            batch.parent = index;
+            batch.parent = this;
             let mut won = None;
             space.enter(words);
             for action in 0..actions {
@@ -291,7 +321,7 @@ pub fn search<S: Space>(
                         fingerprint::update_word(parent_fp, i, words[i], new[i])
                     }
                     _ => fingerprint::update(parent_fp, words, new),
-                };
+                } & visited::KEPT;
                 if grand_fp == Some(fp) {
                     batch.words.truncate(from);
                     continue;
@@ -304,7 +334,7 @@ pub fn search<S: Space>(
                 // The successors found before the win are stored first, as
                 // they would be one at a time.
                 pipeline.flush(&mut visited, &mut next);
-                let mut route = visited.route(index);
+                let mut route = visited.route(this);
                 route.push(action as u8);
                 peak = peak.max(bytes(&visited, &frontier, &next));
                 return outcome(Verdict::Solved(route), expanded, &visited, depth, peak);
@@ -314,6 +344,7 @@ pub fn search<S: Space>(
         peak = peak.max(bytes(&visited, &frontier, &next));
         std::mem::swap(&mut frontier, &mut next);
         next.clear();
+        first = next_first;
         depth += 1;
     }
     outcome(Verdict::Unsolved, expanded, &visited, depth, peak)

@@ -1,12 +1,21 @@
 //! The visited set: fingerprints with parent pointers, in one open-addressing table.
 //!
-//! Per stored state: a 16-byte fingerprint and a 4-byte link (the parent's
-//! index in 29 bits, the action that reached the state in the top 3) in two
-//! parallel vectors (20 bytes), plus a 4-byte slot in a table kept at most 7/8
-//! full (4.6 to 9.1 bytes per state). The vectors grow by an eighth at a time
-//! rather than doubling, so their slack stays under 12.5%: at most about 32
-//! bytes per state in the worst case, about 26 typically. Routes are rebuilt
-//! by walking parents instead of storing path strings.
+//! Per stored state: the low 96 bits of its fingerprint (12 bytes) and a
+//! 4-byte link (the parent's index in 29 bits, the action that reached the
+//! state in the top 3) in two parallel vectors (16 bytes), plus a 4-byte
+//! slot in a table kept at most 7/8 full (4.6 to 9.1 bytes per state). The
+//! vectors grow by an eighth at a time rather than doubling, so their slack
+//! stays under 12.5%: at most about 27 bytes per state in the worst case,
+//! about 22 typically. Routes are rebuilt by walking parents instead of
+//! storing path strings.
+//!
+//! Why 96 bits are enough: two distinct states share a stored fingerprint
+//! with probability 2^-96 (the Zobrist terms behave as random bits, and
+//! truncating an XOR of terms is the XOR of the truncated terms), so among
+//! n states the chance that any pair collides is at most n²/2^97: about
+//! 6·10^-14 for 100 million states, the most one search may store. A
+//! collision would make the search treat a new state as seen (a route could
+//! be missed, never a wrong route: routes are replayed on the engine).
 //!
 //! A breadth-first search meets most repeated states soon after storing
 //! them, so a small direct-mapped cache of the latest stored fingerprints
@@ -32,11 +41,25 @@ const PARENT: u32 = (1 << 29) - 1;
 const INDEX_BITS: u32 = 27;
 const INDEX: u32 = (1 << INDEX_BITS) - 1;
 
-/// The tag of a fingerprint: its top 5 bits (independent of the low bits
-/// that pick the slot).
+/// The bits of a fingerprint the set keeps (see the module comment).
+pub const KEPT: u128 = (1 << 96) - 1;
+
+/// The tag of a fingerprint: the top 5 of its kept bits (independent of the
+/// low bits that pick the slot).
 #[inline]
 fn tag(fp: u128) -> u32 {
-    (fp >> (128 - (32 - INDEX_BITS))) as u32
+    ((fp >> (96 - (32 - INDEX_BITS))) as u32) & ((1 << (32 - INDEX_BITS)) - 1)
+}
+
+/// A kept fingerprint as stored: three words, so a state costs 12 bytes.
+#[inline]
+fn pack(fp: u128) -> [u32; 3] {
+    [fp as u32, (fp >> 32) as u32, (fp >> 64) as u32]
+}
+
+#[inline]
+fn unpack(f: [u32; 3]) -> u128 {
+    u128::from(f[0]) | u128::from(f[1]) << 32 | u128::from(f[2]) << 64
 }
 
 /// A slot holds the state's index in its low 27 bits and the 5-bit tag of
@@ -58,7 +81,7 @@ pub const MAX_STATES: usize = INDEX as usize;
 /// The set of visited states.
 #[derive(Debug)]
 pub struct Visited {
-    fingerprints: Vec<u128>,
+    fingerprints: Vec<[u32; 3]>,
     links: Vec<u32>,
     slots: Vec<u32>,
     /// The most recently stored states, direct-mapped by fingerprint: small
@@ -106,10 +129,13 @@ impl Visited {
         self.fingerprints.is_empty()
     }
 
-    /// The fingerprint of state `index` (an index [`Visited::insert`] returned).
+    /// The kept bits of the fingerprint of state `index` (an index
+    /// [`Visited::insert`] returned): the fingerprint with the bits above
+    /// [`KEPT`] clear. Updating it for a successor's changed words gives
+    /// the successor's kept bits, since XOR works bit by bit.
     #[inline]
     pub fn fingerprint(&self, index: u32) -> u128 {
-        self.fingerprints[index as usize]
+        unpack(self.fingerprints[index as usize])
     }
 
     /// The parent of state `index`, or `None` for the root.
@@ -121,7 +147,7 @@ impl Visited {
 
     /// Bytes held (capacity, not just length: what the allocator gave us).
     pub fn bytes(&self) -> usize {
-        self.fingerprints.capacity() * 16
+        self.fingerprints.capacity() * 12
             + self.links.capacity() * 4
             + self.slots.len() * 4
             + self.recent.len() * 32
@@ -131,6 +157,7 @@ impl Visited {
     /// already there. `parent` `u32::MAX` marks the root. Callers keep the
     /// set under [`MAX_STATES`] (the solver's memory limit ends far sooner).
     pub fn insert(&mut self, fp: u128, parent: u32, action: u8) -> Insert {
+        let fp = fp & KEPT;
         if (self.len() + 1) * 8 > self.slots.len() * 7 {
             self.grow();
         }
@@ -145,18 +172,20 @@ impl Visited {
             if slot == EMPTY {
                 let index = self.fingerprints.len() as u32;
                 if self.fingerprints.len() == self.fingerprints.capacity() {
-                    let more = (self.len() / 8).max(1024);
+                    let more = (self.len() / 8).max(64);
                     self.fingerprints.reserve_exact(more);
                     self.links.reserve_exact(more);
                 }
-                self.fingerprints.push(fp);
+                self.fingerprints.push(pack(fp));
                 self.links
                     .push((parent & PARENT) | u32::from(action & 7) << 29);
                 self.slots[i] = slot_of(index, fp);
                 self.recent[r] = (fp, index);
                 return Insert::New(index);
             }
-            if slot >> INDEX_BITS == tag(fp) && self.fingerprints[(slot & INDEX) as usize] == fp {
+            if slot >> INDEX_BITS == tag(fp)
+                && unpack(self.fingerprints[(slot & INDEX) as usize]) == fp
+            {
                 return Insert::Seen(slot & INDEX);
             }
             i = (i + 1) & mask;
@@ -184,6 +213,7 @@ impl Visited {
     /// once the slot (from [`Visited::prefetch`]) has arrived. Only a hint.
     #[inline]
     pub fn prefetch_fingerprint(&self, fp: u128) {
+        let fp = fp & KEPT;
         let i = (fp as usize) & (self.slots.len().wrapping_sub(1));
         let Some(&slot) = self.slots.get(i) else {
             return;
@@ -195,7 +225,7 @@ impl Visited {
         if let Some(f) = self.fingerprints.get((slot & INDEX) as usize) {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             // SAFETY: as in `prefetch`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((f as *const u128).cast::<i8>()) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((f as *const [u32; 3]).cast::<i8>()) };
         }
     }
 
@@ -203,12 +233,13 @@ impl Visited {
         let size = self.slots.len() * 2;
         let mask = size - 1;
         let mut slots = vec![EMPTY; size];
-        for (index, fp) in self.fingerprints.iter().enumerate() {
-            let mut i = (*fp as usize) & mask;
+        for (index, &f) in self.fingerprints.iter().enumerate() {
+            let fp = unpack(f);
+            let mut i = (fp as usize) & mask;
             while slots[i] != EMPTY {
                 i = (i + 1) & mask;
             }
-            slots[i] = slot_of(index as u32, *fp);
+            slots[i] = slot_of(index as u32, fp);
         }
         self.slots = slots;
         let recent = (size / 8).clamp(16, RECENT);
@@ -241,6 +272,6 @@ impl Visited {
         if self.is_empty() {
             return 0.0;
         }
-        20.0 + (self.slots.len() * 4) as f64 / self.len() as f64
+        16.0 + (self.slots.len() * 4) as f64 / self.len() as f64
     }
 }

@@ -1,6 +1,8 @@
 ; Highlights for .miau, matching the scopes of grammar/miau.tmLanguage.json.
-; When several patterns capture one node, the later pattern wins (checked by
-; test/highlight), so general captures come before specific ones.
+; No two patterns capture the same node: editors disagree on which of two
+; such patterns wins (Neovim takes the later, tree-sitter-highlight the
+; earlier), so the predicates below keep the patterns disjoint. The grammar's
+; tests check that, and that every board cell gets a capture.
 
 (comment) @comment
 (string) @string
@@ -12,17 +14,37 @@
 (pack_block id: (identifier) @module)
 (level_block id: (identifier) @module)
 
-((identifier) @attribute
+; Option names of statements, palette and glossary entries and legend things.
+(statement
+  (identifier) @attribute
+  (#any-of? @attribute
+    "faces" "terrain" "fallback" "accent" "describe" "glyph" "tagline"
+    "channel" "property" "subject" "phase" "pattern" "effect"))
+(palette_entry
+  (identifier) @attribute
+  (#any-of? @attribute
+    "faces" "terrain" "fallback" "accent" "describe" "glyph" "tagline"
+    "channel" "property" "subject" "phase" "pattern" "effect"))
+(glossary_entry
+  (identifier) @attribute
+  (#any-of? @attribute
+    "faces" "terrain" "fallback" "accent" "describe" "glyph" "tagline"
+    "channel" "property" "subject" "phase" "pattern" "effect"))
+(thing
+  (identifier) @attribute
   (#any-of? @attribute
     "faces" "terrain" "fallback" "accent" "describe" "glyph" "tagline"
     "channel" "property" "subject" "phase" "pattern" "effect"))
 
-; Any word is a noun unless a later, more specific pattern says otherwise.
-(word) @type
+; Words: IS and AND join sentences, core properties are built in, any other
+; word is a noun or a declared property.
 ((word) @operator
   (#any-of? @operator "IS" "AND"))
 ((word) @constant.builtin
   (#any-of? @constant.builtin "YOU" "PUSH" "STOP" "WIN" "SINK" "DEFEAT" "GOAL" "FRAIL" "FLOAT"))
+((word) @type
+  (#not-any-of? @type
+    "IS" "AND" "YOU" "PUSH" "STOP" "WIN" "SINK" "DEFEAT" "GOAL" "FRAIL" "FLOAT"))
 (fixed_word) @constant
 
 (legend_key) @variable

@@ -1,0 +1,176 @@
+//! Bounded cost (docs/limits.md): every hostile input of issue 14, grown
+//! fourfold, must cost about four times as much, not sixteen. Each case
+//! measures the pipeline an author's `build`, `fmt` and editor run (stages
+//! 1 to 3, the formatter, both diagnostic renderers) at size n and 4n, best
+//! of three runs each, and bounds the ratio at 8: linear work gives about 4,
+//! quadratic 16. The sizes keep the larger run well under a second, and the
+//! bound is loose enough for a loaded two-core machine. Output sizes and
+//! diagnostic counts are bounded exactly (memory follows them).
+
+use miau::compile::{SourceKind, analyse};
+use miau::diag::render::{self, SourceFile};
+use std::time::{Duration, Instant};
+
+const HEADER: &str =
+    "pack tiny {\n  name \"Tiny\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}\n\n";
+
+/// What one author-facing pass produces: the diagnostic count and the bytes
+/// of human and JSON output.
+fn pass(text: &str) -> (usize, usize) {
+    let compiled = analyse(text, SourceKind::Miau);
+    let file = SourceFile::new("x.miau", text);
+    let human = render::human(&file, &compiled.diagnostics, false);
+    let json: usize = compiled
+        .diagnostics
+        .iter()
+        .map(|d| render::json_line(&file, d).len())
+        .sum();
+    let _ = miau::fmt::format(text);
+    (compiled.diagnostics.len(), human.len() + json)
+}
+
+fn best_of_three(text: &str) -> Duration {
+    (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(pass(text));
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// Timed cases run one at a time: parallel tests on two cores would time
+/// each other.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Checks that `make(4n)` costs at most 8 times `make(n)` in time and at
+/// most 6 times in output, and returns the two passes' (diagnostics,
+/// output bytes).
+fn grows_linearly(name: &str, n: usize, make: impl Fn(usize) -> String) -> [(usize, usize); 2] {
+    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (small, large) = (make(n), make(4 * n));
+    let outs = [pass(&small), pass(&large)];
+    // Below a couple of milliseconds, timer noise dominates: pad the base.
+    let base = best_of_three(&small).max(Duration::from_millis(2));
+    let big = best_of_three(&large);
+    let ratio = big.as_secs_f64() / base.as_secs_f64();
+    assert!(
+        ratio < 8.0,
+        "{name}: {} bytes took {big:?}, {} bytes {base:?}: ratio {ratio:.1} (linear is about 4)",
+        large.len(),
+        small.len()
+    );
+    // Output (and the memory holding it) grows with the input, not faster.
+    assert!(
+        outs[1].1 <= 6 * outs[0].1 + 64 * 1024,
+        "{name}: output grew from {} to {} bytes for 4 times the input",
+        outs[0].1,
+        outs[1].1
+    );
+    outs
+}
+
+fn level(body: &str) -> String {
+    format!(
+        "{HEADER}level first {{\n  title \"First\"\n{body}\n  board {{\n    MIAU IS YOU . FLAG IS WIN\n    @    .  f   . .    .  .\n  }}\n}}\n"
+    )
+}
+
+#[test]
+fn a_long_frail_chain() {
+    grows_linearly("frail chain", 300, |n| {
+        let leaves: Vec<String> = (0..n).map(|i| format!("N{i} -> N{}", i + 1)).collect();
+        level(&format!("  frail {}", leaves.join(", ")))
+    });
+}
+
+#[test]
+fn many_mistakes_on_one_line() {
+    grows_linearly("a line of }", 2_000, |n| "}".repeat(n));
+    grows_linearly("NUL bytes", 2_000, |n| "\0".repeat(n));
+}
+
+#[test]
+fn a_long_introduces_list() {
+    grows_linearly("introduces", 2_000, |n| {
+        let words: Vec<String> = (0..n).map(|i| format!("W{i}")).collect();
+        level(&format!("  introduces {}", words.join(" ")))
+    });
+}
+
+#[test]
+fn a_million_lines_of_mistakes_keep_a_capped_list() {
+    let [small, large] = grows_linearly("lines of }", 5_000, |n| "}\n".repeat(n));
+    // The list is capped (and says so): memory doesn't follow the input.
+    assert!(small.0 <= 2 * miau::diag::MAX_PER_SCOPE, "{small:?}");
+    assert_eq!(small.0, large.0);
+    let compiled = analyse(&"}\n".repeat(1_000), SourceKind::Miau);
+    assert!(
+        compiled.diagnostics.iter().any(|d| d
+            .message
+            .contains("more problems in this file were left out")),
+        "the cap isn't said"
+    );
+}
+
+#[test]
+fn thousands_of_unclosed_and_of_plain_levels() {
+    grows_linearly("unclosed levels", 200, |n| {
+        format!("{HEADER}{}", "level lv {\n".repeat(n))
+    });
+    grows_linearly("levels", 100, |n| {
+        let levels: String = (0..n)
+            .map(|i| format!("level lv{i} {{\n  title \"T\"\n  board {{\n    @ . f\n  }}\n}}\n"))
+            .collect();
+        format!("{HEADER}{levels}")
+    });
+}
+
+#[test]
+fn skipped_levels_are_reported_in_one_pass() {
+    for n in [100, 400] {
+        let text = format!(
+            "{HEADER}{}",
+            (0..n)
+                .map(|i| format!("level lv{i} {{\n"))
+                .collect::<String>()
+        );
+        let compiled = analyse(&text, SourceKind::Miau);
+        let pack = compiled.pack.as_ref().expect("a model");
+        let ids: Vec<&str> = pack.levels.iter().map(|l| l.id.text.as_str()).collect();
+        let skipped = miau::check::skipped_levels(pack, &ids, &compiled.diagnostics);
+        assert_eq!(skipped.len(), ids.len());
+        assert!(skipped.iter().all(|d| d.code() == "M416"));
+    }
+}
+
+#[test]
+fn a_board_of_look_alike_cells_is_one_diagnostic_with_one_board_wide_fix() {
+    // `n` cells on a square board.
+    let board = |n: usize| {
+        let side = (n as f64).sqrt().round() as usize;
+        let rows: String = (0..side)
+            .map(|_| format!("    {}\n", vec!["0"; side].join(" ")))
+            .collect();
+        format!("{HEADER}level lv {{\n  title \"T\"\n  board {{\n{rows}  }}\n}}\n")
+    };
+    let [small, large] = grows_linearly("look-alike cells", 32 * 32, board);
+    // Four times the cells: output about four times as large, not sixteen.
+    assert!(large.1 <= 6 * small.1, "{small:?} -> {large:?}");
+    let compiled = analyse(&board(64 * 64), SourceKind::Miau);
+    let m109: Vec<_> = compiled
+        .diagnostics
+        .iter()
+        .filter(|d| d.code() == "M109")
+        .collect();
+    assert_eq!(m109.len(), 1, "one M109 per unknown key");
+    assert_eq!(m109[0].cells.len(), 64 * 64);
+    assert!(
+        m109[0].message.contains("4095 more cells"),
+        "{}",
+        m109[0].message
+    );
+    let edits: usize = m109[0].fixes.iter().map(|f| f.edits.len()).sum();
+    assert!(edits <= 64 * 64 + 2, "{edits} edits");
+}

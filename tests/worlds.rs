@@ -1,0 +1,424 @@
+//! The bundled worlds Crate Works and Tidewater against their world bibles:
+//! the level tables (ids, titles, categories, order, board sizes, step counts),
+//! the printed routes, the necessity claims, the rules at the winning moment,
+//! and a clean `miauc check --deny warnings`, all on the built binary.
+
+use std::process::Command;
+
+use miau::compile::{SourceKind, compile};
+use miau::model::Pack;
+
+fn miauc(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run miauc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The `key: value` line of `solve` output.
+fn field<'a>(out: &'a str, key: &str) -> Option<&'a str> {
+    out.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(": "))
+}
+
+/// One row of a bible's level table.
+struct Row {
+    id: &'static str,
+    title: &'static str,
+    category: &'static str,
+    /// The bible's board size: the level's board may not be larger.
+    size: (u32, u32),
+    /// The bible's "solver steps".
+    steps: u64,
+    /// The route the bible prints, where the level is meant to follow it.
+    route: Option<&'static str>,
+    /// The rules the bible says every win needs (declared as `must-form`).
+    must_form: &'static [&'static str],
+    /// The rules the level's lesson is breaking (declared as `must-break`).
+    must_break: &'static [&'static str],
+    /// The bible says the level is unsolvable if no word may be lost
+    /// (declared as `must-lose-word`).
+    must_lose_word: bool,
+    /// Rules the solver's `rules at win` must show.
+    at_win: &'static [&'static str],
+    /// Rules the level is about breaking: absent at the win.
+    broken: &'static [&'static str],
+}
+
+const CRATE_WORKS: &str = "packs/crate-works.miau";
+const TIDEWATER: &str = "packs/tidewater.miau";
+
+/// `crate-works.md`, "Levels".
+const CRATE_WORKS_TABLE: &[Row] = &[
+    Row {
+        id: "crates-move",
+        title: "Crates move",
+        category: "required",
+        size: (13, 7),
+        steps: 15,
+        route: None,
+        must_form: &[],
+        must_break: &[],
+        must_lose_word: false,
+        at_win: &["TRUCK IS WIN", "CRATE IS PUSH"],
+        broken: &[],
+    },
+    Row {
+        id: "fill-the-gap",
+        title: "Fill the gap",
+        category: "required",
+        size: (12, 7),
+        steps: 17,
+        route: None,
+        must_form: &[],
+        must_break: &[],
+        must_lose_word: false,
+        at_win: &["TRUCK IS WIN", "GAP IS SINK"],
+        broken: &[],
+    },
+    Row {
+        id: "spend-it-last",
+        title: "Spend it last",
+        category: "required",
+        size: (14, 5),
+        steps: 34,
+        route: None,
+        must_form: &[],
+        must_break: &["CRATE IS PUSH"],
+        must_lose_word: false,
+        at_win: &["TRUCK IS WIN", "GAP IS SINK"],
+        broken: &["CRATE IS PUSH"],
+    },
+    Row {
+        id: "in-step",
+        title: "In step",
+        category: "required",
+        size: (11, 9),
+        steps: 31,
+        route: None,
+        must_form: &["CRATE IS YOU"],
+        must_break: &[],
+        must_lose_word: false,
+        at_win: &["CRATE IS YOU", "MIAU IS YOU", "TRUCK IS WIN"],
+        broken: &[],
+    },
+    Row {
+        id: "load-order",
+        title: "Load order",
+        category: "optional",
+        size: (12, 7),
+        steps: 32,
+        route: None,
+        must_form: &[],
+        must_break: &[],
+        must_lose_word: false,
+        at_win: &["TRUCK IS WIN", "GAP IS SINK", "CRATE IS PUSH"],
+        broken: &[],
+    },
+    Row {
+        id: "back-it-up",
+        title: "Back it up",
+        category: "optional",
+        size: (13, 8),
+        steps: 20,
+        route: None,
+        must_form: &["CRATE IS YOU"],
+        must_break: &[],
+        must_lose_word: false,
+        at_win: &["CRATE IS YOU", "TRUCK IS PUSH", "TRUCK IS WIN"],
+        broken: &[],
+    },
+    Row {
+        id: "night-shift",
+        title: "Night shift",
+        category: "challenge",
+        size: (12, 9),
+        steps: 48,
+        route: None,
+        must_form: &["GAP IS CRATE"],
+        must_break: &["CRATE IS PUSH"],
+        must_lose_word: false,
+        at_win: &["GAP IS CRATE", "TRUCK IS WIN"],
+        broken: &["CRATE IS PUSH"],
+    },
+];
+
+/// `tidewater.md`, "Levels".
+const TIDEWATER_TABLE: &[Row] = &[
+    Row {
+        id: "low-tide",
+        title: "Low tide",
+        category: "required",
+        size: (9, 7),
+        steps: 10,
+        route: Some("DDUURRRRRR"),
+        must_form: &[],
+        must_break: &["WATER IS SINK"],
+        must_lose_word: false,
+        at_win: &["SHELL IS WIN"],
+        broken: &["WATER IS SINK"],
+    },
+    Row {
+        id: "paper-bridge",
+        title: "Paper bridge",
+        category: "required",
+        size: (10, 7),
+        steps: 9,
+        route: Some("DRRRRRRUR"),
+        must_form: &[],
+        must_break: &["ROCK IS STOP"],
+        must_lose_word: true,
+        at_win: &["SHELL IS WIN", "WATER IS SINK"],
+        broken: &["ROCK IS STOP"],
+    },
+    Row {
+        id: "sink-the-sting",
+        title: "Sink the sting",
+        category: "required",
+        size: (11, 7),
+        steps: 13,
+        route: Some("DDRRRRRRUUURR"),
+        must_form: &[],
+        must_break: &["JELLY IS DEFEAT"],
+        must_lose_word: true,
+        at_win: &["SHELL IS WIN", "WATER IS SINK"],
+        broken: &["JELLY IS DEFEAT"],
+    },
+    Row {
+        id: "sideways",
+        title: "Sideways",
+        category: "required",
+        size: (11, 7),
+        steps: 11,
+        route: Some("DLLLUUUDDDR"),
+        must_form: &["CRAB IS YOU"],
+        must_break: &[],
+        must_lose_word: false,
+        at_win: &["CRAB IS YOU", "SHELL IS WIN"],
+        broken: &["MIAU IS YOU"],
+    },
+    Row {
+        id: "shell-game",
+        title: "Shell game",
+        category: "required",
+        size: (5, 7),
+        steps: 11,
+        // Same length as the bible's UURDRUURULU; the level's comment says why
+        // the moves differ.
+        route: None,
+        must_form: &["JELLY IS SHELL"],
+        must_break: &[],
+        must_lose_word: false,
+        at_win: &["JELLY IS SHELL", "SHELL IS WIN"],
+        broken: &[],
+    },
+    Row {
+        id: "one-for-the-tide",
+        title: "One for the tide",
+        category: "optional",
+        size: (11, 7),
+        steps: 14,
+        route: Some("DLUUUURRRRRRRR"),
+        must_form: &[],
+        must_break: &[],
+        must_lose_word: false,
+        at_win: &["CRAB IS YOU", "SHELL IS WIN", "WATER IS SINK"],
+        broken: &["MIAU IS YOU"],
+    },
+    Row {
+        id: "last-boat-out",
+        title: "Last boat out",
+        category: "challenge",
+        size: (10, 7),
+        steps: 26,
+        // One step longer than the bible's; the level's comment says why.
+        route: None,
+        must_form: &["JELLY IS MIAU"],
+        must_break: &[],
+        must_lose_word: false,
+        at_win: &["JELLY IS MIAU", "BOAT IS WIN", "MIAU IS YOU"],
+        broken: &["JELLY IS DEFEAT"],
+    },
+];
+
+fn pack(path: &str) -> Pack {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .expect("bundled pack");
+    compile(&text, SourceKind::Miau)
+        .pack
+        .expect("the bundled pack compiles")
+}
+
+fn assert_table(path: &str, world_glyph: &str, table: &[Row]) {
+    let pack = pack(path);
+    let world = pack.world.as_ref().expect("a world pack");
+    assert_eq!(world.glyph, world_glyph, "{path}");
+    let ids: Vec<&str> = pack.levels.iter().map(|l| l.id.text.as_str()).collect();
+    let want: Vec<&str> = table.iter().map(|r| r.id).collect();
+    assert_eq!(ids, want, "{path}: the bible's levels in the bible's order");
+    for (level, row) in pack.levels.iter().zip(table) {
+        let id = row.id;
+        assert_eq!(level.title.as_deref(), Some(row.title), "{id}");
+        assert_eq!(
+            level.category.as_ref().map(|c| c.text.as_str()),
+            Some(row.category),
+            "{id}"
+        );
+        assert!(
+            level.width <= row.size.0 && level.height <= row.size.1,
+            "{id}: board {}x{} is larger than the bible's {}x{}",
+            level.width,
+            level.height,
+            row.size.0,
+            row.size.1
+        );
+        assert!(level.width <= 14 && level.height <= 10, "{id}");
+        assert!(level.hint.is_some(), "{id}: every level has a hint");
+        assert!(!level.introduces.is_empty(), "{id}: introduces");
+        let steps = level.check.steps.expect("recorded steps");
+        let low = row.steps as f64 * 0.8;
+        let high = row.steps as f64 * 1.2;
+        assert!(
+            (low..=high).contains(&(steps as f64)),
+            "{id}: {steps} steps is not within 20% of the bible's {}",
+            row.steps
+        );
+        let solution = level.check.solution.as_ref().expect("recorded solution");
+        assert_eq!(solution.text.len() as u64, steps, "{id}");
+        if let Some(route) = row.route {
+            assert_eq!(solution.text, route, "{id}: the bible's printed route");
+        }
+        let must: Vec<&str> = level
+            .check
+            .must_form
+            .iter()
+            .map(|m| m.text.as_str())
+            .collect();
+        assert_eq!(must, row.must_form, "{id}: the bible's necessity claims");
+        let breaks: Vec<&str> = level
+            .check
+            .must_break
+            .iter()
+            .map(|m| m.text.as_str())
+            .collect();
+        assert_eq!(breaks, row.must_break, "{id}: the rules the lesson breaks");
+        assert_eq!(
+            level.check.must_lose_word.is_some(),
+            row.must_lose_word,
+            "{id}: must-lose-word"
+        );
+    }
+}
+
+#[test]
+fn crate_works_matches_its_bible() {
+    assert_table(CRATE_WORKS, "📦", CRATE_WORKS_TABLE);
+}
+
+#[test]
+fn tidewater_matches_its_bible() {
+    assert_table(TIDEWATER, "🌊", TIDEWATER_TABLE);
+}
+
+/// Every recorded route replays to a win on its last turn, is the solver's
+/// shortest, and the rules at the win are the ones the level is about.
+fn assert_routes(path: &str, table: &[Row]) {
+    let pack = pack(path);
+    for (level, row) in pack.levels.iter().zip(table) {
+        let id = row.id;
+        let recorded = &level.check.solution.as_ref().expect("solution").text;
+        let (code, out, err) = miauc(&["replay", path, "--level", id]);
+        assert_eq!(code, 0, "{id}: {out}{err}");
+        let result = out.lines().last().unwrap_or_default();
+        assert_eq!(
+            result,
+            format!("result: won in {} turns", recorded.len()),
+            "{id}"
+        );
+        let (code, out, err) = miauc(&["solve", path, "--level", id]);
+        assert_eq!(code, 0, "{id}: {out}{err}");
+        assert_eq!(field(&out, "route"), Some(recorded.as_str()), "{id}");
+        let rules = field(&out, "rules at win").expect("rules at win");
+        let rules: Vec<&str> = rules.split(", ").collect();
+        for rule in row.at_win {
+            assert!(
+                rules.contains(rule),
+                "{id}: {rule} missing at the win: {rules:?}"
+            );
+        }
+        for rule in row.broken {
+            assert!(!rules.contains(rule), "{id}: {rule} still holds at the win");
+        }
+    }
+}
+
+#[test]
+fn crate_works_routes_replay_and_are_shortest() {
+    assert_routes(CRATE_WORKS, CRATE_WORKS_TABLE);
+}
+
+#[test]
+fn tidewater_routes_replay_and_are_shortest() {
+    assert_routes(TIDEWATER, TIDEWATER_TABLE);
+}
+
+/// The whole check, proofs included, passes with warnings denied.
+fn assert_clean(path: &str, table: &[Row]) {
+    let (code, out, err) = miauc(&["check", path, "--deny", "warnings"]);
+    assert_eq!(code, 0, "{out}{err}");
+    for row in table {
+        let line = format!("level {}: solved in ", row.id);
+        assert!(out.contains(&line), "{line} missing:\n{out}");
+    }
+    assert!(!out.contains("flags"), "a level has a flag:\n{out}");
+}
+
+#[test]
+fn crate_works_checks_clean() {
+    assert_clean(CRATE_WORKS, CRATE_WORKS_TABLE);
+}
+
+#[test]
+fn tidewater_checks_clean() {
+    assert_clean(TIDEWATER, TIDEWATER_TABLE);
+}
+
+/// Forbidding each declared rule leaves the level unsolvable: the proofs the
+/// check runs, seen through `solve --forbid`.
+#[test]
+fn necessity_claims_hold_under_forbid() {
+    for (path, table) in [
+        (CRATE_WORKS, CRATE_WORKS_TABLE),
+        (TIDEWATER, TIDEWATER_TABLE),
+    ] {
+        for row in table {
+            for rule in row.must_form {
+                let (code, out, _) = miauc(&["solve", path, "--level", row.id, "--forbid", rule]);
+                assert_eq!(code, 1, "{}: {out}", row.id);
+                assert_eq!(field(&out, "result"), Some("unsolved"), "{}: {out}", row.id);
+            }
+        }
+    }
+}
+
+/// `tidewater.md`: paper-bridge and sink-the-sting are unsolvable if no word
+/// may sink.
+#[test]
+fn tidewater_bridges_need_a_sunk_word() {
+    for id in TIDEWATER_TABLE
+        .iter()
+        .filter(|r| r.must_lose_word)
+        .map(|r| r.id)
+    {
+        let (code, out, _) = miauc(&["solve", TIDEWATER, "--level", id, "--no-word-loss"]);
+        assert_eq!(code, 1, "{id}: {out}");
+        assert_eq!(field(&out, "result"), Some("unsolved"), "{id}: {out}");
+    }
+}
