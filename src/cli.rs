@@ -582,7 +582,10 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
             let ok = packs
                 .iter()
                 .map(|p| write(&dir.join(format!("{}.miau", p.id)), &p.text))
-                .fold(true, |a, b| a && b);
+                // Every pack is written, even after a failure: count, don't short-circuit.
+                .filter(|written| !written)
+                .count()
+                == 0;
             u8::from(!ok)
         }
         (None, [one]) => {

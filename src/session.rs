@@ -7,8 +7,8 @@
 //! so they agree on every board, event line and facing.
 
 use crate::engine::{
-    Blocked, BlockReason, By, Cause, Class, Game, GateCause, Input, Rejection, ResetReport,
-    Rules, Scratch, State, TurnReport, TurnResult,
+    BlockReason, Blocked, By, Cause, Class, Game, GateCause, Input, Rejection, ResetReport, Rules,
+    Scratch, State, TurnReport, TurnResult,
 };
 use crate::model::{self, Level};
 
@@ -102,7 +102,9 @@ impl Session {
 
     /// The current snapshot.
     pub fn current(&self) -> &Snapshot {
-        self.history.last().expect("the reset snapshot is never popped")
+        self.history
+            .last()
+            .expect("the reset snapshot is never popped")
     }
 
     /// Every snapshot from reset to now.
@@ -259,11 +261,7 @@ fn cause_verb(game: &Game, cause: Cause) -> String {
         Cause::Sink => "sank".to_string(),
         Cause::Defeat => "was defeated".to_string(),
         Cause::Pair(i) => match game.pairs.get(usize::from(i)) {
-            Some(p) => format!(
-                "was destroyed by {} and {}",
-                game.name(p.a),
-                game.name(p.b)
-            ),
+            Some(p) => format!("was destroyed by {} and {}", game.name(p.a), game.name(p.b)),
             None => "was destroyed".to_string(),
         },
     }
@@ -360,63 +358,6 @@ pub fn word_class(game: &Game, text: &str) -> Class {
     game.tok(text).map_or(Class::Noun, |t| game.vocab.class(t))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn level(src: &str) -> Level {
-        let c = crate::compile::compile(src, crate::compile::SourceKind::Miau);
-        c.pack.expect("compiles").levels.remove(0)
-    }
-
-    const SRC: &str = "pack tt {\n  name \"T\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}\n\
-        level aa {\n  title \"A\"\n  board {\n    MIAU IS YOU . .\n    . . . . .\n    m . . r .\n  }\n}\n";
-
-    #[test]
-    fn undo_and_restart_walk_the_history() {
-        let mut s = Session::new(&level(SRC));
-        assert_eq!(s.apply(Action::Input(Input::Right)), Outcome::Accepted);
-        assert_eq!(s.apply(Action::Input(Input::Right)), Outcome::Accepted);
-        assert_eq!(s.route(), "RR");
-        assert_eq!(s.apply(Action::Undo), Outcome::Undone);
-        assert_eq!(s.route(), "R");
-        assert_eq!(s.apply(Action::Restart), Outcome::Restarted);
-        assert_eq!(s.turns(), 0);
-        assert_eq!(s.apply(Action::Undo), Outcome::NothingToUndo);
-    }
-
-    #[test]
-    fn actors_turn_toward_their_moves_only() {
-        let mut s = Session::new(&level(SRC));
-        let g = s.game();
-        let m = g
-            .live(&s.current().state)
-            .into_iter()
-            .find(|&e| !g.ents[usize::from(e)].word && g.noun(&s.current().state, e) == g.tok("MIAU"))
-            .map(usize::from)
-            .expect("the level has a MIAU");
-        s.apply(Action::Input(Input::Right));
-        assert!(!s.current().facing_left[m]);
-        assert_eq!(s.apply(Action::Input(Input::Left)), Outcome::Accepted);
-        assert!(s.current().facing_left[m]);
-        s.apply(Action::Input(Input::Up));
-        assert!(s.current().facing_left[m], "a vertical move keeps the facing");
-        s.apply(Action::Input(Input::Right));
-        assert!(!s.current().facing_left[m]);
-    }
-
-    #[test]
-    fn refused_input_says_why_and_changes_nothing() {
-        let mut s = Session::new(&level(SRC));
-        let out = s.apply(Action::Input(Input::Down));
-        assert_eq!(
-            out,
-            Outcome::Rejected("MIAU was blocked by the edge".to_string())
-        );
-        assert_eq!(s.turns(), 0);
-    }
-}
-
 /// `text` with level `level_id`'s `solution` set to `route`, formatted: the
 /// statement is replaced when there is one, else added after the header.
 /// Errors when the text does not parse or has no such level.
@@ -457,4 +398,66 @@ pub fn record_solution(text: &str, level_id: &str, route: &str) -> Result<String
         }
     }
     crate::fmt::format(&out).map_err(|_| "the edited file did not format".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level(src: &str) -> Level {
+        let c = crate::compile::compile(src, crate::compile::SourceKind::Miau);
+        c.pack.expect("compiles").levels.remove(0)
+    }
+
+    const SRC: &str = "pack tt {\n  name \"T\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}\n\
+        level aa {\n  title \"A\"\n  board {\n    MIAU IS YOU . .\n    . . . . .\n    m . . r .\n  }\n}\n";
+
+    #[test]
+    fn undo_and_restart_walk_the_history() {
+        let mut s = Session::new(&level(SRC));
+        assert_eq!(s.apply(Action::Input(Input::Right)), Outcome::Accepted);
+        assert_eq!(s.apply(Action::Input(Input::Right)), Outcome::Accepted);
+        assert_eq!(s.route(), "RR");
+        assert_eq!(s.apply(Action::Undo), Outcome::Undone);
+        assert_eq!(s.route(), "R");
+        assert_eq!(s.apply(Action::Restart), Outcome::Restarted);
+        assert_eq!(s.turns(), 0);
+        assert_eq!(s.apply(Action::Undo), Outcome::NothingToUndo);
+    }
+
+    #[test]
+    fn actors_turn_toward_their_moves_only() {
+        let mut s = Session::new(&level(SRC));
+        let g = s.game();
+        let m = g
+            .live(&s.current().state)
+            .into_iter()
+            .find(|&e| {
+                !g.ents[usize::from(e)].word && g.noun(&s.current().state, e) == g.tok("MIAU")
+            })
+            .map(usize::from)
+            .expect("the level has a MIAU");
+        s.apply(Action::Input(Input::Right));
+        assert!(!s.current().facing_left[m]);
+        assert_eq!(s.apply(Action::Input(Input::Left)), Outcome::Accepted);
+        assert!(s.current().facing_left[m]);
+        s.apply(Action::Input(Input::Up));
+        assert!(
+            s.current().facing_left[m],
+            "a vertical move keeps the facing"
+        );
+        s.apply(Action::Input(Input::Right));
+        assert!(!s.current().facing_left[m]);
+    }
+
+    #[test]
+    fn refused_input_says_why_and_changes_nothing() {
+        let mut s = Session::new(&level(SRC));
+        let out = s.apply(Action::Input(Input::Down));
+        assert_eq!(
+            out,
+            Outcome::Rejected("MIAU was blocked by the edge".to_string())
+        );
+        assert_eq!(s.turns(), 0);
+    }
 }
