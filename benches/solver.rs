@@ -253,8 +253,14 @@ fn xsb_levels(path: &std::path::Path, moves: &str) -> Vec<(String, Level, Option
     let Ok(levels) = xsb::parse(&text) else {
         return Vec::new();
     };
-    let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-    let stem = path.file_stem().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut best = std::collections::HashMap::new();
     for line in moves.lines().skip(1) {
         let cols: Vec<&str> = line.split(',').collect();
@@ -271,8 +277,17 @@ fn xsb_levels(path: &std::path::Path, moves: &str) -> Vec<(String, Level, Option
             continue;
         };
         for level in model.levels {
-            let n: u32 = level.id.text.trim_start_matches("level-").parse().unwrap_or(0);
-            out.push((format!("{}/{n}", xsb::pack_id(&stem)), level, best.get(&n).copied()));
+            let n: u32 = level
+                .id
+                .text
+                .trim_start_matches("level-")
+                .parse()
+                .unwrap_or(0);
+            out.push((
+                format!("{}/{n}", xsb::pack_id(&stem)),
+                level,
+                best.get(&n).copied(),
+            ));
         }
     }
     out
@@ -344,7 +359,9 @@ fn crowded(seed: u32, w: usize, h: usize, rocks: usize) -> Level {
             break;
         }
     }
-    let rules = ["MIAU", "IS", "YOU", ".", "ROCK", "IS", "PUSH", ".", "WALL", "IS", "STOP"];
+    let rules = [
+        "MIAU", "IS", "YOU", ".", "ROCK", "IS", "PUSH", ".", "WALL", "IS", "STOP",
+    ];
     for (x, r) in rules.iter().enumerate().take(w) {
         grid[0][x] = r;
     }
@@ -367,7 +384,10 @@ fn main() {
         "solver benchmark: plain solve, one core, budget {BUDGET} states / {} MiB, {} s per level; load average {}",
         MEMORY >> 20,
         TIMEOUT.as_secs(),
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     let corpora = corpora();
     for set in &sets {
@@ -450,7 +470,13 @@ fn main() {
                      # # # # # # # # # # #\n\
                      WALL IS STOP";
         let mut totals = Totals::default();
-        run("proof/open-room", &Game::new(&testkit::level(board)), 1, None, &mut totals);
+        run(
+            "proof/open-room",
+            &Game::new(&testkit::level(board)),
+            1,
+            None,
+            &mut totals,
+        );
     }
     if std::env::var_os("MIAU_BENCH_BIG").is_some() {
         // About 100 M states: a wider room, four rocks, no WIN.
@@ -472,7 +498,13 @@ fn main() {
             memory: 4 << 30,
         };
         let t = Instant::now();
-        let out = search_level(&game, Constraints::default(), limits, &AtomicBool::new(false), &mut |_| {});
+        let out = search_level(
+            &game,
+            Constraints::default(),
+            limits,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
         let secs = t.elapsed().as_secs_f64();
         println!(
             "proof/big-room: {:?} after {} expanded, {} stored, depth {}, {:.1} s, {:.0}/s, {:.1} B/state, peak rss {:.0} MiB",

@@ -163,7 +163,10 @@ fn neovim_plugin_builds_the_parser_and_highlights_board_words() {
         .collect();
     assert_eq!(cmd[0], "cc");
     assert_eq!(&cmd[2..6], ["-shared", "-fPIC", "-O2", "-I"], "{cmd:?}");
-    assert!(cmd[7].ends_with("grammar/tree-sitter-miau/src/parser.c"), "{cmd:?}");
+    assert!(
+        cmd[7].ends_with("grammar/tree-sitter-miau/src/parser.c"),
+        "{cmd:?}"
+    );
     let docs = std::fs::read_to_string(root.join("docs/editors.md")).unwrap();
     assert!(
         docs.contains("cc -o editors/nvim/parser/miau.so -shared -fPIC -O2 -I grammar/tree-sitter-miau/src grammar/tree-sitter-miau/src/parser.c"),
@@ -174,7 +177,10 @@ fn neovim_plugin_builds_the_parser_and_highlights_board_words() {
     assert_eq!(result["highlighting"], true, "{result:#}");
     assert_eq!(result["tree_has_error"], false);
     assert_eq!(result["foldmethod"], "expr");
-    assert!(result["board_foldlevel"].as_i64().unwrap() >= 2, "{result:#}");
+    assert!(
+        result["board_foldlevel"].as_i64().unwrap() >= 2,
+        "{result:#}"
+    );
     for ((_, _, text, capture), got) in probes.iter().zip(result["captures"].as_array().unwrap()) {
         let names: Vec<&str> = got["names"]
             .as_array()

@@ -303,7 +303,10 @@ fn assert_routes(path: &str, table: &[Row]) {
         let rules = field(&out, "rules at win").expect("rules at win");
         let rules: Vec<&str> = rules.split(", ").collect();
         for rule in row.at_win {
-            assert!(rules.contains(rule), "{id}: {rule} missing at the win: {rules:?}");
+            assert!(
+                rules.contains(rule),
+                "{id}: {rule} missing at the win: {rules:?}"
+            );
         }
         for rule in row.broken {
             assert!(!rules.contains(rule), "{id}: {rule} still holds at the win");
@@ -346,7 +349,10 @@ fn tidewater_checks_clean() {
 /// check runs, seen through `solve --forbid`.
 #[test]
 fn necessity_claims_hold_under_forbid() {
-    for (path, table) in [(CRATE_WORKS, CRATE_WORKS_TABLE), (TIDEWATER, TIDEWATER_TABLE)] {
+    for (path, table) in [
+        (CRATE_WORKS, CRATE_WORKS_TABLE),
+        (TIDEWATER, TIDEWATER_TABLE),
+    ] {
         for row in table {
             for rule in row.must_form {
                 let (code, out, _) = miauc(&["solve", path, "--level", row.id, "--forbid", rule]);

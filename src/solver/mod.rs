@@ -13,8 +13,8 @@ pub mod frontier;
 pub mod level;
 pub mod visited;
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use frontier::Layer;
+use std::sync::atomic::{AtomicBool, Ordering};
 use visited::{Insert, Visited};
 
 /// What one accepted turn did, as far as the searches care.

@@ -78,7 +78,10 @@ fn read_corpus(text: &str) -> Vec<CorpusTest> {
             continue;
         }
         let name = lines[i + 1].trim().to_owned();
-        assert!(is_rule(lines[i + 2], '='), "test {name:?}: no closing === line");
+        assert!(
+            is_rule(lines[i + 2], '='),
+            "test {name:?}: no closing === line"
+        );
         let start = i + 3;
         let divider = (start..lines.len())
             .find(|&j| is_rule(lines[j], '-'))
@@ -160,18 +163,34 @@ fn the_corpus_names_every_node_type() {
         .map(|t| t["type"].as_str().unwrap())
         .filter(|ty| !shown.iter().any(|s| s == ty))
         .collect();
-    assert!(missing.is_empty(), "node types no corpus test shows: {missing:?}");
-    assert!(shown.iter().any(|s| s == "ERROR"), "no corpus test recovers from an error");
+    assert!(
+        missing.is_empty(),
+        "node types no corpus test shows: {missing:?}"
+    );
+    assert!(
+        shown.iter().any(|s| s == "ERROR"),
+        "no corpus test recovers from an error"
+    );
 }
 
 // ---------------------------------------------------------------------------
 // Every .miau of the repository
 
 /// Directories that hold no project sources.
-const SKIP_DIRS: &[&str] = &["target", "node_modules", ".git", ".venv", "corpus", "artifacts"];
+const SKIP_DIRS: &[&str] = &[
+    "target",
+    "node_modules",
+    ".git",
+    ".venv",
+    "corpus",
+    "artifacts",
+];
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for path in entries {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -206,7 +225,9 @@ fn repository_sources() -> Vec<(String, String)> {
                 let mut block: Option<(usize, String)> = None;
                 for (n, line) in text.lines().enumerate() {
                     match &mut block {
-                        None if line.trim_start() == "```miau" => block = Some((n + 2, String::new())),
+                        None if line.trim_start() == "```miau" => {
+                            block = Some((n + 2, String::new()))
+                        }
                         Some((start, body)) if line.trim_start() == "```" => {
                             sources.push((format!("{rel}:{start}"), std::mem::take(body)));
                             block = None;
@@ -263,7 +284,8 @@ fn every_valid_miau_in_the_repository_parses_without_error_nodes() {
 #[test]
 fn the_grammar_knows_every_statement_keyword_of_the_toolchain() {
     let grammar: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(grammar_dir().join("src/grammar.json")).unwrap()).unwrap();
+        serde_json::from_str(&fs::read_to_string(grammar_dir().join("src/grammar.json")).unwrap())
+            .unwrap();
     let mut keywords: Vec<&str> = grammar["rules"]["keyword"]["members"]
         .as_array()
         .unwrap()
@@ -271,8 +293,11 @@ fn the_grammar_knows_every_statement_keyword_of_the_toolchain() {
         .map(|m| m["value"].as_str().unwrap())
         .collect();
     keywords.sort_unstable();
-    let mut toolchain: Vec<&str> =
-        miau::syntax::PACK_STMTS.iter().chain(miau::syntax::LEVEL_STMTS).copied().collect();
+    let mut toolchain: Vec<&str> = miau::syntax::PACK_STMTS
+        .iter()
+        .chain(miau::syntax::LEVEL_STMTS)
+        .copied()
+        .collect();
     toolchain.sort_unstable();
     toolchain.dedup();
     assert_eq!(keywords, toolchain);
@@ -294,13 +319,22 @@ fn query_files() -> Vec<PathBuf> {
 #[test]
 fn every_query_compiles_against_the_grammar() {
     let files = query_files();
-    let names: Vec<String> =
-        files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
     assert_eq!(names, ["folds.scm", "highlights.scm"]);
     for file in files {
         let text = fs::read_to_string(&file).unwrap();
         if let Err(e) = Query::new(&language(), &text) {
-            panic!("{}:{}:{}: {:?}: {}", file.display(), e.row + 1, e.column + 1, e.kind, e.message);
+            panic!(
+                "{}:{}:{}: {:?}: {}",
+                file.display(),
+                e.row + 1,
+                e.column + 1,
+                e.kind,
+                e.message
+            );
         }
     }
     // A query that names a node the grammar lacks is rejected.
@@ -312,8 +346,9 @@ fn neovim_ships_the_same_queries() {
     let nvim = repo_root().join("editors/nvim/queries/miau");
     for file in query_files() {
         let name = file.file_name().unwrap();
-        let copy = fs::read_to_string(nvim.join(name))
-            .unwrap_or_else(|e| panic!("editors/nvim/queries/miau/{}: {e}", name.to_string_lossy()));
+        let copy = fs::read_to_string(nvim.join(name)).unwrap_or_else(|e| {
+            panic!("editors/nvim/queries/miau/{}: {e}", name.to_string_lossy())
+        });
         assert_eq!(
             copy,
             fs::read_to_string(&file).unwrap(),
@@ -332,7 +367,9 @@ fn captures(query: &Query, tree: &Tree, text: &str) -> BTreeMap<(usize, usize), 
     while let Some((m, i)) = it.next() {
         let c = m.captures()[*i];
         let name = query.capture_names()[c.index as usize].to_owned();
-        let names = all.entry((c.node.start_byte(), c.node.end_byte())).or_default();
+        let names = all
+            .entry((c.node.start_byte(), c.node.end_byte()))
+            .or_default();
         if !names.contains(&name) {
             names.push(name);
         }
@@ -356,16 +393,25 @@ fn no_node_gets_two_highlights_and_every_board_word_gets_one() {
         let caps = captures(&query, &tree, &text);
         for ((start, end), names) in &caps {
             if names.len() > 1 {
-                failures.push(format!("{name}: {:?} captured as {names:?}", &text[*start..*end]));
+                failures.push(format!(
+                    "{name}: {:?} captured as {names:?}",
+                    &text[*start..*end]
+                ));
             }
         }
         let mut stack = vec![tree.root_node()];
         while let Some(node) = stack.pop() {
             let mut cursor = node.walk();
             stack.extend(node.children(&mut cursor));
-            let in_row = node.parent().is_some_and(|p| p.kind() == "board_row" || p.kind() == "stack");
+            let in_row = node
+                .parent()
+                .is_some_and(|p| p.kind() == "board_row" || p.kind() == "stack");
             // A stack is its parts: each gets its own capture.
-            if in_row && node.is_named() && node.kind() != "stack" && !caps.contains_key(&(node.start_byte(), node.end_byte())) {
+            if in_row
+                && node.is_named()
+                && node.kind() != "stack"
+                && !caps.contains_key(&(node.start_byte(), node.end_byte()))
+            {
                 let p = node.start_position();
                 failures.push(format!(
                     "{name}:{}:{}: board cell {:?} ({}) has no highlight",
@@ -402,12 +448,18 @@ fn read_assertions(text: &str) -> Vec<Assertion> {
         let (column, rest) = if let Some(rest) = trimmed.strip_prefix("<-") {
             (comment, rest)
         } else if trimmed.starts_with('^') {
-            (comment + 2 + body.find('^').unwrap(), trimmed.trim_start_matches('^'))
+            (
+                comment + 2 + body.find('^').unwrap(),
+                trimmed.trim_start_matches('^'),
+            )
         } else {
             code_row = Some(row);
             continue;
         };
-        let capture = rest.split_whitespace().next().expect("an assertion names a capture");
+        let capture = rest
+            .split_whitespace()
+            .next()
+            .expect("an assertion names a capture");
         let target = code_row.expect("an assertion below a line of code");
         out.push(Assertion {
             at: Point::new(target, column),
@@ -423,17 +475,29 @@ fn highlight_assertions_hold() {
     let dir = grammar_dir().join("test/highlight");
     let mut count = 0;
     let mut failures = Vec::new();
-    let mut entries: Vec<PathBuf> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for file in entries {
         let text = fs::read_to_string(&file).unwrap();
         let tree = parse(&text);
-        assert!(first_error(tree.root_node()).is_none(), "{} has an ERROR node", file.display());
+        assert!(
+            first_error(tree.root_node()).is_none(),
+            "{} has an ERROR node",
+            file.display()
+        );
         let caps = captures(&query, &tree, &text);
         for a in read_assertions(&text) {
             count += 1;
             // The innermost captured node at the point decides its colour.
-            let byte = text.lines().take(a.at.row).map(|l| l.len() + 1).sum::<usize>() + a.at.column;
+            let byte = text
+                .lines()
+                .take(a.at.row)
+                .map(|l| l.len() + 1)
+                .sum::<usize>()
+                + a.at.column;
             let got = caps
                 .iter()
                 .filter(|((s, e), _)| *s <= byte && byte < *e)
