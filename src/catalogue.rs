@@ -211,7 +211,10 @@ level two {
             "| 🔧 Pipes \\| wires | `one` | First \\| last | required | `MIAU`, `FLAG`, walking | 2 | bypass, skippable | must form `FLAG IS WIN` |"
         );
         // A level that says nothing more than its title still has all eight cells.
-        assert_eq!(lines[3], "| 🔧 Pipes \\| wires | `two` | Second |  |  |  |  |  |");
+        assert_eq!(
+            lines[3],
+            "| 🔧 Pipes \\| wires | `two` | Second |  |  |  |  |  |"
+        );
         assert_eq!(lines.len(), 4);
     }
 

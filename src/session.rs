@@ -7,8 +7,8 @@
 //! so they agree on every board, event line and facing.
 
 use crate::engine::{
-    Blocked, BlockReason, By, Cause, Class, Game, GateCause, Input, Rejection, ResetReport,
-    Rules, Scratch, State, TurnReport, TurnResult,
+    BlockReason, Blocked, By, Cause, Class, Game, GateCause, Input, Rejection, ResetReport, Rules,
+    Scratch, State, TurnReport, TurnResult,
 };
 use crate::model::{self, Level};
 
@@ -102,7 +102,9 @@ impl Session {
 
     /// The current snapshot.
     pub fn current(&self) -> &Snapshot {
-        self.history.last().expect("the reset snapshot is never popped")
+        self.history
+            .last()
+            .expect("the reset snapshot is never popped")
     }
 
     /// Every snapshot from reset to now.
@@ -259,11 +261,7 @@ fn cause_verb(game: &Game, cause: Cause) -> String {
         Cause::Sink => "sank".to_string(),
         Cause::Defeat => "was defeated".to_string(),
         Cause::Pair(i) => match game.pairs.get(usize::from(i)) {
-            Some(p) => format!(
-                "was destroyed by {} and {}",
-                game.name(p.a),
-                game.name(p.b)
-            ),
+            Some(p) => format!("was destroyed by {} and {}", game.name(p.a), game.name(p.b)),
             None => "was destroyed".to_string(),
         },
     }
@@ -392,7 +390,9 @@ mod tests {
         let m = g
             .live(&s.current().state)
             .into_iter()
-            .find(|&e| !g.ents[usize::from(e)].word && g.noun(&s.current().state, e) == g.tok("MIAU"))
+            .find(|&e| {
+                !g.ents[usize::from(e)].word && g.noun(&s.current().state, e) == g.tok("MIAU")
+            })
             .map(usize::from)
             .expect("the level has a MIAU");
         s.apply(Action::Input(Input::Right));
@@ -400,7 +400,10 @@ mod tests {
         assert_eq!(s.apply(Action::Input(Input::Left)), Outcome::Accepted);
         assert!(s.current().facing_left[m]);
         s.apply(Action::Input(Input::Up));
-        assert!(s.current().facing_left[m], "a vertical move keeps the facing");
+        assert!(
+            s.current().facing_left[m],
+            "a vertical move keeps the facing"
+        );
         s.apply(Action::Input(Input::Right));
         assert!(!s.current().facing_left[m]);
     }

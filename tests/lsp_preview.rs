@@ -142,8 +142,18 @@ fn level_and_step_play_the_rust_engine() {
     assert_eq!(reset["title"], "Door stop");
     assert_eq!(reset["won"], false);
     assert_eq!(reset["solution"], "LURRURDDURRRRRR");
-    assert!(reset["levels"].as_array().unwrap().contains(&json!("door-stop")));
-    assert!(reset["rules"].as_array().unwrap().contains(&json!("MIAU IS YOU")));
+    assert!(
+        reset["levels"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("door-stop"))
+    );
+    assert!(
+        reset["rules"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("MIAU IS YOU"))
+    );
     assert!(reset["svg"].as_str().unwrap().starts_with("<svg"));
 
     let mut exchanges = vec![json!({ "route": null, "action": null, "view": reset.clone() })];
@@ -155,14 +165,26 @@ fn level_and_step_play_the_rust_engine() {
     }
     let views: Vec<&Value> = exchanges[1..].iter().map(|e| &e["view"]).collect();
     assert_eq!(
-        views.iter().map(|v| v["route"].as_str().unwrap()).collect::<Vec<_>>(),
+        views
+            .iter()
+            .map(|v| v["route"].as_str().unwrap())
+            .collect::<Vec<_>>(),
         ["L", "LU", "LU", "L", ""]
     );
     assert_eq!(views[0]["turn"], 1);
-    assert_eq!(views[2]["message"], "MIAU was blocked by WALL", "the wall refuses");
-    assert_eq!(views[2]["turn"], views[1]["turn"], "a refused move changes nothing");
+    assert_eq!(
+        views[2]["message"], "MIAU was blocked by WALL",
+        "the wall refuses"
+    );
+    assert_eq!(
+        views[2]["turn"], views[1]["turn"],
+        "a refused move changes nothing"
+    );
     assert_eq!(views[3]["message"], "undone");
-    assert_eq!((views[4]["turn"].as_u64(), views[4]["message"].as_str()), (Some(0), Some("restarted")));
+    assert_eq!(
+        (views[4]["turn"].as_u64(), views[4]["message"].as_str()),
+        (Some(0), Some("restarted"))
+    );
 
     // The whole solution wins.
     let won = s
@@ -182,14 +204,27 @@ fn level_and_step_play_the_rust_engine() {
         json!({ "textDocument": { "uri": URI, "version": 2 }, "contentChanges": [{ "text": edited }] }),
     );
     let v = s
-        .call("miau/level", json!({ "uri": URI, "level": "door-stop", "moves": "LU" }))
+        .call(
+            "miau/level",
+            json!({ "uri": URI, "level": "door-stop", "moves": "LU" }),
+        )
         .unwrap();
-    assert_eq!((v["title"].as_str(), v["route"].as_str()), (Some("Door stopper"), Some("LU")));
+    assert_eq!(
+        (v["title"].as_str(), v["route"].as_str()),
+        (Some("Door stopper"), Some("LU"))
+    );
     let cut = s
-        .call("miau/level", json!({ "uri": URI, "level": "door-stop", "moves": "LUL" }))
+        .call(
+            "miau/level",
+            json!({ "uri": URI, "level": "door-stop", "moves": "LUL" }),
+        )
         .unwrap();
     assert_eq!(cut["route"], "LU");
-    assert!(cut["message"].as_str().unwrap().contains("input 3"), "{}", cut["message"]);
+    assert!(
+        cut["message"].as_str().unwrap().contains("input 3"),
+        "{}",
+        cut["message"]
+    );
 
     // Bad parameters are errors, not crashes.
     for bad in [
@@ -210,7 +245,11 @@ fn level_and_step_play_the_rust_engine() {
     assert_eq!(s.step("", "L")["turn"], 1);
 
     // The webview's browser test answers keys with these exchanges.
-    let fixture = serde_json::to_string_pretty(&json!({ "uri": URI, "level": "door-stop", "exchanges": exchanges })).unwrap() + "\n";
+    let fixture = serde_json::to_string_pretty(
+        &json!({ "uri": URI, "level": "door-stop", "exchanges": exchanges }),
+    )
+    .unwrap()
+        + "\n";
     if std::env::var_os("MIAU_RECORD").is_some() {
         std::fs::write(FIXTURE, &fixture).unwrap();
     }

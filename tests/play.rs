@@ -14,7 +14,11 @@ const CRATE_WORKS: &str = include_str!("../packs/crate-works.miau");
 
 fn app(ascii: bool) -> App {
     let pack = compile(CRATE_WORKS, SourceKind::Miau).pack.unwrap();
-    let door = pack.levels.iter().position(|l| l.id.text == "door-stop").unwrap();
+    let door = pack
+        .levels
+        .iter()
+        .position(|l| l.id.text == "door-stop")
+        .unwrap();
     App::new(pack, Some(CRATE_WORKS.to_string()), door, ascii)
 }
 
@@ -111,7 +115,10 @@ fn scripted_keys_give_boards_events_and_undo() {
         events.extend(a.session().current().events.clone());
     }
     assert!(a.session().won());
-    assert!(events.iter().any(|e| e == "the amber gate opened"), "{events:?}");
+    assert!(
+        events.iter().any(|e| e == "the amber gate opened"),
+        "{events:?}"
+    );
     assert!(events.iter().any(|e| e == "won!"));
     let won = screen(&a);
     assert!(won.contains("WON in 15 turns"), "{won}");
@@ -146,7 +153,10 @@ fn saving_asks_first_then_records_the_route_through_the_formatter() {
     assert!(a.message().contains("play some turns first"));
     keys(&mut a, "←↑");
     assert_eq!(keys(&mut a, "S"), [Effect::None]);
-    assert!(a.message().starts_with("save LU (2 turns) as the solution of door-stop?"));
+    assert!(
+        a.message()
+            .starts_with("save LU (2 turns) as the solution of door-stop?")
+    );
     assert_eq!(keys(&mut a, "x"), [Effect::None], "any other key declines");
     assert_eq!(a.message(), "not saved");
     keys(&mut a, "S");
@@ -155,7 +165,13 @@ fn saving_asks_first_then_records_the_route_through_the_formatter() {
     };
     let pack = compile(&text, SourceKind::Miau).pack.unwrap();
     assert_eq!(
-        pack.level("door-stop").unwrap().check.solution.as_ref().unwrap().text,
+        pack.level("door-stop")
+            .unwrap()
+            .check
+            .solution
+            .as_ref()
+            .unwrap()
+            .text,
         "LU"
     );
     assert_eq!(miau::fmt::format(&text).unwrap(), text, "formatted");
@@ -177,7 +193,10 @@ fn a_level_without_solution_gets_one() {
 }
 
 fn tmux(args: &[&str]) -> String {
-    let out = Command::new("tmux").args(args).output().expect("tmux runs (apt-get install tmux)");
+    let out = Command::new("tmux")
+        .args(args)
+        .output()
+        .expect("tmux runs (apt-get install tmux)");
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
@@ -188,7 +207,10 @@ fn wait_for(session: &str, needle: &str) -> String {
         if screen.contains(needle) {
             return screen;
         }
-        assert!(Instant::now() < deadline, "never showed {needle:?}:\n{screen}");
+        assert!(
+            Instant::now() < deadline,
+            "never showed {needle:?}:\n{screen}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -207,7 +229,17 @@ fn end_to_end_in_tmux() {
     );
     tmux(&["kill-session", "-t", &session]);
     let status = Command::new("tmux")
-        .args(["new-session", "-d", "-s", &session, "-x", "120", "-y", "30", &cmd])
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "120",
+            "-y",
+            "30",
+            &cmd,
+        ])
         .env("TERM", "xterm-256color")
         .status()
         .expect("tmux starts");
@@ -228,9 +260,25 @@ fn end_to_end_in_tmux() {
     wait_for(&session, "saved L as the solution of door-stop");
     let saved = std::fs::read_to_string(&file).unwrap();
     let pack = compile(&saved, SourceKind::Miau).pack.unwrap();
-    assert_eq!(pack.level("door-stop").unwrap().check.solution.as_ref().unwrap().text, "L");
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file is left");
-    for k in ["Up", "Right", "Right", "Up", "Right", "Down", "Down", "Up", "Right", "Right", "Right", "Right", "Right", "Right"] {
+    assert_eq!(
+        pack.level("door-stop")
+            .unwrap()
+            .check
+            .solution
+            .as_ref()
+            .unwrap()
+            .text,
+        "L"
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "no temporary file is left"
+    );
+    for k in [
+        "Up", "Right", "Right", "Up", "Right", "Down", "Down", "Up", "Right", "Right", "Right",
+        "Right", "Right", "Right",
+    ] {
         tmux(&["send-keys", "-t", &session, k]);
     }
     wait_for(&session, "WON in 15 turns");

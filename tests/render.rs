@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 fn sources() -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in ["tests/conformance", "packs"] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "miau"))
-            .collect();
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "miau"))
+                .collect();
         files.sort();
         out.extend(files);
     }
@@ -45,7 +46,13 @@ fn readable(svg: &str) -> String {
 }
 
 fn name(path: &Path) -> String {
-    let dir = path.parent().unwrap().file_name().unwrap().to_string_lossy().to_string();
+    let dir = path
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
     format!("{dir}-{}", path.file_stem().unwrap().to_string_lossy())
 }
 
@@ -57,11 +64,23 @@ fn every_level_at_reset_and_after_its_solution() {
         for level in &pack.levels {
             let (svg, stop) = miau::render::level_svg(&pack, level, "");
             assert!(stop.is_none());
-            insta::assert_snapshot!(format!("{}__{}", name(&path), level.id.text), readable(&svg));
+            insta::assert_snapshot!(
+                format!("{}__{}", name(&path), level.id.text),
+                readable(&svg)
+            );
             if let Some(sol) = &level.check.solution {
                 let (svg, stop) = miau::render::level_svg(&pack, level, &sol.text);
-                assert!(stop.is_none(), "{} {}: {stop:?}", path.display(), level.id.text);
-                assert!(svg.contains("won in"), "{}: the solution wins", level.id.text);
+                assert!(
+                    stop.is_none(),
+                    "{} {}: {stop:?}",
+                    path.display(),
+                    level.id.text
+                );
+                assert!(
+                    svg.contains("won in"),
+                    "{}: the solution wins",
+                    level.id.text
+                );
                 insta::assert_snapshot!(
                     format!("{}__{}__solved", name(&path), level.id.text),
                     readable(&svg)
@@ -75,7 +94,10 @@ fn every_level_at_reset_and_after_its_solution() {
 
 #[test]
 fn glyphs_are_twemoji_and_bytes_repeat() {
-    let pack = pack(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/packs/crate-works.miau")));
+    let pack = pack(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/packs/crate-works.miau"
+    )));
     let level = pack.level("door-stop").unwrap();
     let (a, _) = miau::render::level_svg(&pack, level, "LURR");
     let (b, _) = miau::render::level_svg(&pack, level, "LURR");
@@ -111,7 +133,10 @@ fn colours(rgba: &[u8]) -> usize {
 
 #[test]
 fn png_decodes_at_the_svg_size_and_is_not_blank() {
-    let pack = pack(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/packs/crate-works.miau")));
+    let pack = pack(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/packs/crate-works.miau"
+    )));
     let level = pack.level("door-stop").unwrap();
     let (svg, _) = miau::render::level_svg(&pack, level, "");
     let bytes = miau::render::raster::png(&svg).unwrap();
@@ -125,13 +150,20 @@ fn png_decodes_at_the_svg_size_and_is_not_blank() {
 
 #[test]
 fn gif_has_one_frame_per_turn_plus_reset() {
-    let pack = pack(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/packs/crate-works.miau")));
+    let pack = pack(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/packs/crate-works.miau"
+    )));
     let level = pack.level("door-stop").unwrap();
     let route = level.check.solution.as_ref().unwrap().text.clone();
     let (svgs, stop) = miau::render::route_svgs(&pack, level, &route);
     assert!(stop.is_none());
     let bytes = miau::render::raster::gif(&svgs, 40).unwrap();
-    assert_eq!(bytes, miau::render::raster::gif(&svgs, 40).unwrap(), "same bytes twice");
+    assert_eq!(
+        bytes,
+        miau::render::raster::gif(&svgs, 40).unwrap(),
+        "same bytes twice"
+    );
     let mut opts = gif::DecodeOptions::new();
     opts.set_color_output(gif::ColorOutput::RGBA);
     let mut dec = opts.read_info(std::io::Cursor::new(&bytes)).unwrap();

@@ -233,7 +233,12 @@ impl App {
     pub fn board_text(&self) -> Vec<String> {
         self.board_lines()
             .into_iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>())
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
             .map(|s: String| s.trim_end().to_string())
             .collect()
     }
@@ -303,7 +308,8 @@ impl App {
                                 }
                             };
                             let label: String = name.chars().take(cw).collect();
-                            let mut st = Style::default().bg(bg).fg(fg).add_modifier(Modifier::BOLD);
+                            let mut st =
+                                Style::default().bg(bg).fg(fg).add_modifier(Modifier::BOLD);
                             if info.fixed {
                                 st = st.add_modifier(Modifier::UNDERLINED);
                             }
@@ -323,10 +329,7 @@ impl App {
                             if terrain {
                                 let stop = rules.noun_props(t) & stop_bit != 0;
                                 let fill = if stop { "█" } else { "░" };
-                                Span::styled(
-                                    fill.repeat(cw),
-                                    Style::default().fg(rgb("#5a5f6e")),
-                                )
+                                Span::styled(fill.repeat(cw), Style::default().fg(rgb("#5a5f6e")))
                             } else if look.glyph.is_empty() {
                                 let label: String =
                                     name.to_ascii_lowercase().chars().take(cw).collect();
@@ -440,9 +443,11 @@ impl App {
             ));
         }
         f.render_widget(
-            Paragraph::new(what)
-                .wrap(Wrap { trim: true })
-                .block(Block::default().borders(Borders::ALL).title(" what happened ")),
+            Paragraph::new(what).wrap(Wrap { trim: true }).block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" what happened "),
+            ),
             rows[2],
         );
         f.render_widget(

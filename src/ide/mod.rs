@@ -21,7 +21,6 @@ mod preview;
 mod tests;
 
 pub use check::{CheckOutcome, check_level, replay_level};
-pub use preview::{MAX_ROUTE, Preview, parse_action, preview};
 pub use complete::{Completion, CompletionKind, completions};
 pub use hover::{HoverInfo, hover, hover_with_checks};
 pub use nav::{definition, references, rename, rename_range};
@@ -30,6 +29,7 @@ pub use outline::{
     code_actions, code_lenses, document_symbols, folding_ranges, format, inlay_hints,
     semantic_tokens,
 };
+pub use preview::{MAX_ROUTE, Preview, parse_action, preview};
 
 use crate::analysis::ResetView;
 use crate::diag::{self, Diagnostic};

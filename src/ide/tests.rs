@@ -159,7 +159,10 @@ fn rename_refuses_names_that_break_the_file_or_change_its_meaning() {
         }
     }
     for bad in ["{", "}", "!", "x!"] {
-        assert!(rename(&a, at(TRAP, "= DOOR", 0), bad).is_err(), "{bad} accepted");
+        assert!(
+            rename(&a, at(TRAP, "= DOOR", 0), bad).is_err(),
+            "{bad} accepted"
+        );
     }
     // `@` is the default legend's MIAU, and this board uses it.
     let text = "pack p {\n  name \"P\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}\n\n\

@@ -44,11 +44,8 @@ pub fn look(pack: &Pack, noun: &str) -> Look {
     match pack.palette.iter().find(|p| p.noun.text == noun) {
         Some(p) => Look {
             glyph: p.glyph.clone(),
-            faces_left: faces(p.faces.as_deref()).or_else(|| {
-                builtin
-                    .filter(|b| b.1 == p.glyph)
-                    .and_then(|b| faces(b.2))
-            }),
+            faces_left: faces(p.faces.as_deref())
+                .or_else(|| builtin.filter(|b| b.1 == p.glyph).and_then(|b| faces(b.2))),
             terrain: p.terrain,
         },
         None => Look {

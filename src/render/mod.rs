@@ -222,7 +222,10 @@ impl<'a> Scene<'a> {
     }
 
     fn word_tile(&self, out: &mut String, x: u32, y: u32, text: &str, fixed: bool) {
-        let class = self.game.tok(text).map_or(Class::Noun, |t: Tok| self.game.vocab.class(t));
+        let class = self
+            .game
+            .tok(text)
+            .map_or(Class::Noun, |t: Tok| self.game.vocab.class(t));
         let (fill, ink) = match class {
             Class::Noun => (NOUN_TILE, DARK_INK),
             Class::Is | Class::And => (OP_TILE, INK),
@@ -311,7 +314,11 @@ impl<'a> Scene<'a> {
         );
 
         // Header: title, turn, result.
-        let title = self.level.title.clone().unwrap_or_else(|| self.level.id.text.clone());
+        let title = self
+            .level
+            .title
+            .clone()
+            .unwrap_or_else(|| self.level.id.text.clone());
         let _ = write!(
             out,
             "<text x=\"{PAD}\" y=\"30\" font-size=\"18\" font-weight=\"bold\" fill=\"{INK}\">{}</text>",
@@ -445,7 +452,11 @@ impl<'a> Scene<'a> {
                 }
                 match symbols.get(look.glyph.as_str()) {
                     Some(k) => {
-                        let left = snap.facing_left.get(usize::from(e)).copied().unwrap_or(false);
+                        let left = snap
+                            .facing_left
+                            .get(usize::from(e))
+                            .copied()
+                            .unwrap_or(false);
                         let flip = look.faces_left.is_some_and(|fl| fl != left);
                         if flip {
                             let _ = write!(
@@ -526,7 +537,10 @@ impl<'a> Scene<'a> {
                         let _ = write!(out, "<tspan fill=\"{fill}\">{sep}{}</tspan>", esc(w));
                     }
                     if terrain {
-                        let _ = write!(out, "<tspan fill=\"{DIM}\" font-weight=\"normal\"> (terrain)</tspan>");
+                        let _ = write!(
+                            out,
+                            "<tspan fill=\"{DIM}\" font-weight=\"normal\"> (terrain)</tspan>"
+                        );
                     }
                     out.push_str("</text>");
                 }
@@ -567,7 +581,8 @@ pub fn route_svgs(pack: &Pack, level: &Level, moves: &str) -> (Vec<String>, Opti
     let last = session.history().len() - 1;
     let opts_for = |i: usize| Options {
         note: if i == last {
-            stop.as_ref().map(|(n, why)| format!("input {n} refused: {why}"))
+            stop.as_ref()
+                .map(|(n, why)| format!("input {n} refused: {why}"))
         } else {
             None
         },
@@ -599,7 +614,9 @@ pub fn level_svg(pack: &Pack, level: &Level, moves: &str) -> (String, Option<Sto
     let stop = session.play_route(moves).err();
     let scene = Scene::new(pack, level, session.game());
     let opts = Options {
-        note: stop.as_ref().map(|(n, why)| format!("input {n} refused: {why}")),
+        note: stop
+            .as_ref()
+            .map(|(n, why)| format!("input {n} refused: {why}")),
         min_height: 0,
     };
     (scene.svg(session.current(), &opts), stop)

@@ -58,8 +58,7 @@ pub fn gif(frames: &[String], delay_cs: u16) -> Result<Vec<u8>, String> {
     );
     let mut out = Vec::new();
     {
-        let mut enc =
-            gif::Encoder::new(&mut out, gw, gh, &[]).map_err(|e| format!("GIF: {e}"))?;
+        let mut enc = gif::Encoder::new(&mut out, gw, gh, &[]).map_err(|e| format!("GIF: {e}"))?;
         enc.set_repeat(gif::Repeat::Infinite)
             .map_err(|e| format!("GIF: {e}"))?;
         let last = pixmaps.len() - 1;
