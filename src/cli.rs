@@ -192,6 +192,10 @@ pub enum Command {
         /// No word may be destroyed.
         #[arg(long)]
         no_word_loss: bool,
+        /// Stop after this many seconds of wall clock and report LIMIT
+        /// (for interactive use: the verdict then depends on the machine).
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
@@ -284,6 +288,7 @@ pub fn main() -> ExitCode {
             require,
             keep,
             no_word_loss,
+            timeout,
             format,
         } => stage4::solve(&stage4::SolveArgs {
             file,
@@ -293,6 +298,7 @@ pub fn main() -> ExitCode {
             require,
             keep,
             no_word_loss,
+            timeout,
             format,
         }),
     };
@@ -579,14 +585,13 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
                 eprintln!("miauc: {}: {e}", dir.display());
                 return 1;
             }
-            let ok = packs
+            // Every pack is written (and every failure reported), not only
+            // those before the first failure.
+            let failed = packs
                 .iter()
-                .map(|p| write(&dir.join(format!("{}.miau", p.id)), &p.text))
-                // Every pack is written, even after a failure: count, don't short-circuit.
-                .filter(|written| !written)
-                .count()
-                == 0;
-            u8::from(!ok)
+                .filter(|p| !write(&dir.join(format!("{}.miau", p.id)), &p.text))
+                .count();
+            u8::from(failed > 0)
         }
         (None, [one]) => {
             print!("{}", one.text);

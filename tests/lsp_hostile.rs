@@ -244,3 +244,80 @@ fn hostile_traffic_never_crashes_or_wedges_the_server() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Starts a server and completes the initialize handshake.
+fn initialized() -> Server {
+    let mut s = Server::start();
+    s.send(&json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "capabilities": {} } }));
+    assert!(s.response(1, 10)["result"]["capabilities"].is_object());
+    s.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    s
+}
+
+/// The exit status of a server whose input was closed, within 10 s.
+fn exit_status(mut s: Server) -> std::process::ExitStatus {
+    drop(s.stdin);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "the server didn't exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn frame(v: &Value) -> Vec<u8> {
+    let body = v.to_string();
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+#[test]
+fn a_frame_with_a_bad_length_does_not_deafen_the_server() {
+    let mut s = initialized();
+    let note = json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }).to_string();
+    let ask = |id: i64| frame(&json!({ "jsonrpc": "2.0", "id": id, "method": "miau/nope" }));
+    // Too long: the length swallows the next frame, which follows at once.
+    let mut bytes = format!("Content-Length: {}\r\n\r\n{note}", note.len() + 400).into_bytes();
+    bytes.extend(ask(10));
+    s.raw(&bytes);
+    assert_eq!(s.response(10, 10)["error"]["code"], -32601);
+    // Too short: the rest of the body is glued onto the next header.
+    let mut bytes = format!("Content-Length: 10\r\n\r\n{note}").into_bytes();
+    bytes.extend(ask(11));
+    s.raw(&bytes);
+    assert_eq!(s.response(11, 10)["error"]["code"], -32601);
+    // Missing: a header block without a length, then the body and the next frame.
+    let mut bytes = format!("Content-Type: application/vscode-jsonrpc\r\n\r\n{note}").into_bytes();
+    bytes.extend(ask(12));
+    s.raw(&bytes);
+    assert_eq!(s.response(12, 10)["error"]["code"], -32601);
+    // Not a number.
+    let mut bytes = format!("Content-Length: lots\r\n\r\n{note}").into_bytes();
+    bytes.extend(ask(13));
+    s.raw(&bytes);
+    assert_eq!(s.response(13, 10)["error"]["code"], -32601);
+    s.send(&json!({ "jsonrpc": "2.0", "id": 14, "method": "shutdown" }));
+    assert_eq!(s.response(14, 10)["result"], Value::Null);
+    s.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
+    assert!(exit_status(s).success());
+}
+
+#[test]
+fn dollar_requests_get_an_answer() {
+    let mut s = initialized();
+    s.send(&json!({ "jsonrpc": "2.0", "id": 5, "method": "$/somethingNew", "params": {} }));
+    let r = s.response(5, 10);
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    // A `$/` notification still gets none, and the server goes on.
+    s.send(&json!({ "jsonrpc": "2.0", "method": "$/setTrace", "params": { "value": "off" } }));
+    s.send(&json!({ "jsonrpc": "2.0", "id": 6, "method": "shutdown" }));
+    assert_eq!(s.response(6, 10)["result"], Value::Null);
+}
+
+#[test]
+fn exit_without_shutdown_exits_1() {
+    let mut s = initialized();
+    s.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
+    assert_eq!(exit_status(s).code(), Some(1));
+}

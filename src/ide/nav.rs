@@ -148,11 +148,76 @@ pub fn rename(a: &Analysis, offset: usize, new_name: &str) -> Result<Vec<TextEdi
             }
         }
     }
-    Ok(users
+    // A key the level already shows through the default legend (`@` is
+    // MIAU) would turn its cells into the renamed thing.
+    let levels: Vec<_> = users.iter().map(|u| u.level).collect();
+    let shadowed = a.occurrences().iter().any(|o| {
+        o.text == new_name && levels.contains(&o.level) && matches!(symbol(a, o), Sym::Key(..))
+    });
+    if shadowed {
+        return Err(format!(
+            "The key {new_name} is already on this board (from the default legend); renaming to it would change those cells."
+        ));
+    }
+    let edits: Vec<TextEdit> = users
         .iter()
         .map(|u| TextEdit {
             span: u.span,
             new_text: new_name.to_string(),
         })
-        .collect())
+        .collect();
+    same_meaning(a.text(), &edits)
+        .map_err(|why| format!("{new_name} can't be a legend key here: {why}."))?;
+    Ok(edits)
+}
+
+/// Whether the file with `edits` applied still reads as the same pack: no
+/// new error, and every level holds the same things and words in the same
+/// cells. The rename is checked by the front end itself, so a key the
+/// legend or board grammar reads differently (`{`, `}`, `x!`) is refused.
+fn same_meaning(text: &str, edits: &[TextEdit]) -> Result<(), String> {
+    use crate::compile::{SourceKind, compile};
+    let mut sorted: Vec<&TextEdit> = edits.iter().collect();
+    sorted.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+    let mut new = text.to_string();
+    for e in sorted {
+        let r = e.span.range();
+        if r.end > new.len() || !new.is_char_boundary(r.start) || !new.is_char_boundary(r.end) {
+            return Err("the edits don't fit the file".into());
+        }
+        new.replace_range(r, &e.new_text);
+    }
+    let (before, after) = (
+        compile(text, SourceKind::Miau),
+        compile(&new, SourceKind::Miau),
+    );
+    let errors = |c: &crate::compile::Compiled| {
+        c.diagnostics
+            .iter()
+            .filter(|d| d.severity == crate::diag::Severity::Error)
+            .count()
+    };
+    if errors(&after) > errors(&before) {
+        return Err("the file would no longer build".into());
+    }
+    let cells = |c: &crate::compile::Compiled| -> Vec<Vec<(u32, u32, String, bool)>> {
+        c.pack.as_ref().map_or_else(Vec::new, |p| {
+            p.levels
+                .iter()
+                .map(|l| {
+                    let mut v: Vec<_> = l
+                        .objects
+                        .iter()
+                        .map(|o| (o.x, o.y, o.text.clone(), o.fixed))
+                        .collect();
+                    v.sort();
+                    v
+                })
+                .collect()
+        })
+    };
+    if cells(&after) != cells(&before) {
+        return Err("the boards would read differently".into());
+    }
+    Ok(())
 }

@@ -137,6 +137,43 @@ fn rename_a_legend_key_everywhere() {
     assert!(rename_range(&a, at(TRAP, "= DOOR", 0)).is_some());
 }
 
+/// Names the legend grammar reads otherwise (`{`, `}`, a trailing `!`) and
+/// a default key the board already uses are refused; the file still builds.
+#[test]
+fn rename_refuses_names_that_break_the_file_or_change_its_meaning() {
+    let a = analysis();
+    for bad in ["{", "}", "!", "x!", "=="] {
+        if let Ok(edits) = rename(&a, at(TRAP, "= DOOR", 0), bad) {
+            let mut text = TRAP.to_string();
+            let mut edits = edits;
+            edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+            for e in edits {
+                text.replace_range(e.span.range(), &e.new_text);
+            }
+            let errors = crate::compile::compile(&text, crate::compile::SourceKind::Miau)
+                .diagnostics
+                .into_iter()
+                .filter(|d| d.severity == crate::diag::Severity::Error)
+                .count();
+            assert_eq!(errors, 0, "renaming = to {bad} broke the file:\n{text}");
+        }
+    }
+    for bad in ["{", "}", "!", "x!"] {
+        assert!(
+            rename(&a, at(TRAP, "= DOOR", 0), bad).is_err(),
+            "{bad} accepted"
+        );
+    }
+    // `@` is the default legend's MIAU, and this board uses it.
+    let text = "pack p {\n  name \"P\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}\n\n\
+                level lv {\n  title \"T\"\n  legend {\n    q FLAG\n  }\n  board {\n    \
+                MIAU IS YOU . FLAG IS WIN\n    @    .  q   . .    .  .\n  }\n}\n";
+    let b = Analysis::new(text, 1 << 20);
+    let err = rename(&b, at(text, "q FLAG", 0), "@").expect_err("@ would turn the cat into a flag");
+    assert!(err.contains("@"), "{err}");
+    assert!(rename(&b, at(text, "q FLAG", 0), "p").is_ok());
+}
+
 #[test]
 fn completions_by_context() {
     let a = analysis();

@@ -518,13 +518,23 @@ impl Backend {
         }
         let n = self.seq.fetch_add(1, Ordering::SeqCst);
         let token = NumberOrString::String(format!("miau-check-{n}"));
-        self.client
-            .create_work_done_progress(token.clone())
-            .await
-            .ok()
-            .map(|_| token)
+        // A client that never answers must not hold the check up: after
+        // PROGRESS_CREATE_TIMEOUT the check runs without progress.
+        match tokio::time::timeout(
+            PROGRESS_CREATE_TIMEOUT,
+            self.client.create_work_done_progress(token.clone()),
+        )
+        .await
+        {
+            Ok(Ok(())) => Some(token),
+            _ => None,
+        }
     }
 }
+
+/// How long a background check waits for the client to accept its
+/// progress token before it runs without one.
+const PROGRESS_CREATE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// At most this many `.miau` files of the workspace folders are analysed when the server starts.
 const MAX_WORKSPACE_FILES: usize = 256;
@@ -1297,6 +1307,119 @@ fn is_message(body: &[u8]) -> bool {
         || serde_json::from_slice::<tower_lsp_server::jsonrpc::Response>(body).is_ok()
 }
 
+/// Set when a `shutdown` request passed the frame filter: `exit` after it
+/// ends the process with status 0, `exit` without it with status 1 (LSP).
+static SHUTDOWN_SEEN: AtomicBool = AtomicBool::new(false);
+
+/// Input with bytes pushed back in front: the frame filter un-reads what
+/// turned out to be the start of the next frame.
+struct Frames<R> {
+    reader: tokio::io::BufReader<R>,
+    pending: Vec<u8>,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> Frames<R> {
+    /// One line (through `\n`) of at most `limit` bytes; `None` at the end of the input.
+    async fn line(&mut self, limit: usize) -> Option<Vec<u8>> {
+        use tokio::io::{AsyncBufReadExt, AsyncReadExt};
+        if !self.pending.is_empty() {
+            let end = self
+                .pending
+                .iter()
+                .take(limit)
+                .position(|&b| b == b'\n')
+                .map_or(self.pending.len().min(limit), |i| i + 1);
+            let line: Vec<u8> = self.pending.drain(..end).collect();
+            if line.ends_with(b"\n") || line.len() == limit {
+                return Some(line);
+            }
+            // The pending bytes end mid-line: the rest comes from the input.
+            let mut rest = Vec::new();
+            let _ = (&mut self.reader)
+                .take((limit - line.len()) as u64)
+                .read_until(b'\n', &mut rest)
+                .await;
+            return Some([line, rest].concat());
+        }
+        let mut line = Vec::new();
+        match (&mut self.reader)
+            .take(limit as u64)
+            .read_until(b'\n', &mut line)
+            .await
+        {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line),
+        }
+    }
+
+    /// Up to `max` more bytes, as many as are ready; `None` at the end of the input.
+    async fn chunk(&mut self, max: usize) -> Option<Vec<u8>> {
+        use tokio::io::AsyncBufReadExt;
+        if !self.pending.is_empty() {
+            let n = self.pending.len().min(max);
+            return Some(self.pending.drain(..n).collect());
+        }
+        let buf = self.reader.fill_buf().await.ok()?;
+        if buf.is_empty() {
+            return None;
+        }
+        let n = buf.len().min(max);
+        let out = buf[..n].to_vec();
+        self.reader.consume(n);
+        Some(out)
+    }
+
+    fn unread(&mut self, bytes: &[u8]) {
+        self.pending.splice(0..0, bytes.iter().copied());
+    }
+}
+
+/// Where a `Content-Length` header line starts in `bytes`, if one does
+/// (case-insensitive). A JSON body can't hold one (a JSON string can't hold
+/// a raw line break), so one inside a body means its length was wrong.
+fn header_in(bytes: &[u8], from: usize) -> Option<usize> {
+    const NAME: &[u8] = b"content-length:";
+    let start = from.min(bytes.len());
+    bytes[start..]
+        .windows(NAME.len())
+        .position(|w| w.eq_ignore_ascii_case(NAME))
+        .map(|i| start + i)
+        .filter(|&i| {
+            // A header: digits, then the blank line that ends the headers.
+            let rest = &bytes[i + NAME.len()..];
+            let spaces = rest
+                .iter()
+                .take_while(|b| **b == b' ' || **b == b'\t')
+                .count();
+            let rest = &rest[spaces..];
+            let n = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            n > 0
+                && (rest[n..].starts_with(b"\r\n")
+                    || rest[n..].starts_with(b"\n")
+                    || rest.len() == n)
+        })
+}
+
+/// A `$/` request (with an id) renamed so the protocol layer answers it
+/// with MethodNotFound, as LSP requires; the layer otherwise drops every
+/// `$/` method without a reply, and the client waits forever.
+fn answerable(body: Vec<u8>) -> Vec<u8> {
+    let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        return body;
+    };
+    let Some(method) = v.get("method").and_then(|m| m.as_str()) else {
+        return body;
+    };
+    if method == "shutdown" {
+        SHUTDOWN_SEEN.store(true, Ordering::SeqCst);
+    }
+    if !method.starts_with("$/") || v.get("id").is_none() {
+        return body;
+    }
+    v["method"] = serde_json::Value::String(format!("miau/unsupported{method}"));
+    serde_json::to_vec(&v).unwrap_or(body)
+}
+
 /// Copy LSP frames from `input` to `output`, passing on only well-formed
 /// JSON-RPC messages with a plain `Content-Length` header.
 ///
@@ -1304,23 +1427,33 @@ fn is_message(body: &[u8]) -> bool {
 /// decode (a body that isn't JSON-RPC, a missing length, an unknown charset),
 /// which would leave the editor with a dead server; this filter drops such
 /// frames instead (noting each on stderr) and keeps the connection alive.
+/// After a frame with a missing or wrong length it resynchronises on the next
+/// `Content-Length` header, wherever it starts, so later frames aren't glued
+/// onto the bad one.
 pub async fn filter_frames<R, W>(input: R, mut output: W)
 where
     R: tokio::io::AsyncRead + Unpin,
     W: tokio::io::AsyncWrite + Unpin,
 {
-    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-    let mut reader = BufReader::new(input);
-    let mut line = Vec::new();
+    use tokio::io::AsyncWriteExt;
+    let mut frames = Frames {
+        reader: tokio::io::BufReader::new(input),
+        pending: Vec::new(),
+    };
     loop {
         let mut len: Option<usize> = None;
         let mut headers = 0;
         loop {
-            line.clear();
             // Header lines are short; a line without end is garbage, read in bounded pieces.
-            match (&mut reader).take(8192).read_until(b'\n', &mut line).await {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
+            let Some(mut line) = frames.line(8192).await else {
+                return;
+            };
+            // A header glued onto the tail of a bad frame starts mid-line.
+            if let Some(at) = header_in(&line, 1) {
+                eprintln!("miauc lsp: dropped {at} bytes before a Content-Length header");
+                line.drain(..at);
+                len = None;
+                headers = 0;
             }
             let text = String::from_utf8_lossy(&line);
             let text = text.trim();
@@ -1343,23 +1476,42 @@ where
         };
         if len > MAX_MESSAGE_BYTES {
             eprintln!("miauc lsp: dropped a message of {len} bytes");
-            if tokio::io::copy(&mut (&mut reader).take(len as u64), &mut tokio::io::sink())
-                .await
-                .is_err()
-            {
-                return;
+            let mut left = len;
+            while left > 0 {
+                let Some(c) = frames.chunk(left.min(1 << 16)).await else {
+                    return;
+                };
+                left -= c.len();
             }
             continue;
         }
-        let mut body = vec![0; len];
-        if reader.read_exact(&mut body).await.is_err() {
-            return;
+        // The body, as it arrives: a header inside it means the length was
+        // too long, and the next frame starts there (no waiting for bytes
+        // that will never come).
+        let mut body = Vec::with_capacity(len.min(1 << 20));
+        let mut cut = None;
+        while body.len() < len {
+            let Some(c) = frames.chunk(len - body.len()).await else {
+                return;
+            };
+            let from = body.len().saturating_sub(32);
+            body.extend_from_slice(&c);
+            if let Some(at) = header_in(&body, from) {
+                cut = Some(at);
+                break;
+            }
+        }
+        if let Some(at) = cut {
+            frames.unread(&body[at..]);
+            eprintln!("miauc lsp: dropped a message whose Content-Length was too long");
+            continue;
         }
         if !is_message(&body) {
             eprintln!("miauc lsp: dropped a message that isn't JSON-RPC");
             continue;
         }
-        let header = format!("Content-Length: {len}\r\n\r\n");
+        let body = answerable(body);
+        let header = format!("Content-Length: {}\r\n\r\n", body.len());
         if output.write_all(header.as_bytes()).await.is_err()
             || output.write_all(&body).await.is_err()
             || output.flush().await.is_err()
@@ -1392,5 +1544,6 @@ pub fn run_stdio() -> std::process::ExitCode {
     });
     // Blocking tasks (an analysis in flight) must not keep the process alive after `exit`.
     runtime.shutdown_timeout(Duration::from_millis(100));
-    std::process::ExitCode::SUCCESS
+    // LSP: exit status 0 after a `shutdown` request, 1 otherwise.
+    std::process::ExitCode::from(u8::from(!SHUTDOWN_SEEN.load(Ordering::SeqCst)))
 }
