@@ -24,7 +24,7 @@
 //! state and peak memory, and the set's ratio to the raw insert time.
 //!
 //! `MIAU_BENCH_SET=packs,crowded,…` picks sets (default: all present);
-//! `MIAU_BENCH_LEVEL=name` runs the levels whose name contains it;
+//! `MIAU_BENCH_LEVEL=a,b*` runs the levels named `a` or starting with `b`;
 //! `MIAU_CORPORA=dir` points at the corpora (default: a `shared/corpora`
 //! directory beside or above the crate); `MIAU_BENCH_PROOF=1` adds an
 //! exhaustive proof over an open room (about 14 M states);
@@ -378,7 +378,14 @@ fn main() {
                 .to_vec()
         });
     let only = std::env::var("MIAU_BENCH_LEVEL").ok();
-    let wanted = |name: &str| only.as_deref().is_none_or(|o| name.contains(o));
+    let wanted = |name: &str| {
+        only.as_deref().is_none_or(|o| {
+            o.split(',').any(|o| match o.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => name == o,
+            })
+        })
+    };
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "solver benchmark: plain solve, one core, budget {BUDGET} states / {} MiB, {} s per level; load average {}",

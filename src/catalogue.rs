@@ -163,7 +163,7 @@ mod tests {
     }
 
     const WORLD: &str = r#"
-pack w {
+pack pipes {
   name    "Pipes | wires"
   version "1.0.0"
   engine  1
@@ -186,6 +186,7 @@ level one {
 }
 
 level two {
+  title "Second"
   board {
     MIAU IS YOU . FLAG IS WIN
     m    f  .   . .    .  .
@@ -209,8 +210,8 @@ level two {
             lines[2],
             "| 🔧 Pipes \\| wires | `one` | First \\| last | required | `MIAU`, `FLAG`, walking | 2 | bypass, skippable | must form `FLAG IS WIN` |"
         );
-        // A level that says nothing still has all eight cells.
-        assert_eq!(lines[3], "| 🔧 Pipes \\| wires | `two` |  |  |  |  |  |  |");
+        // A level that says nothing more than its title still has all eight cells.
+        assert_eq!(lines[3], "| 🔧 Pipes \\| wires | `two` | Second |  |  |  |  |  |");
         assert_eq!(lines.len(), 4);
     }
 
@@ -218,7 +219,7 @@ level two {
     fn the_document_sums_each_pack_and_is_deterministic() {
         let p = pack(WORLD);
         let q = pack(
-            "pack plain {\n  name \"Plain\"\n  version \"1.0.0\"\n  engine 1\n}\n\nlevel a {\n  steps 5\n  board {\n    MIAU IS YOU\n    m . .\n  }\n}\n",
+            "pack plain {\n  name \"Plain\"\n  version \"1.0.0\"\n  engine 1\n}\n\nlevel a {\n  title \"A\"\n  steps 5\n  board {\n    MIAU IS YOU\n    m . .\n  }\n}\n",
         );
         let entries = [
             Entry {
@@ -236,7 +237,7 @@ level two {
             doc.contains("| 🔧 Pipes \\| wires | `packs/w.miau` | 2 | 2 | Everything flows. |\n")
         );
         assert!(doc.contains("| Plain | `packs/plain.miau` | 1 | 5 |  |\n"));
-        assert!(doc.contains("| Plain | `a` |  |  |  | 5 |  |  |\n"));
+        assert!(doc.contains("| Plain | `a` | A |  |  | 5 |  |  |\n"));
         assert_eq!(doc, document(&entries, "miauc catalogue packs"));
     }
 }

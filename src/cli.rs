@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub mod files;
+mod picture;
+pub mod play;
 mod stage4;
 pub use stage4::CheckFormat;
 
@@ -109,6 +111,37 @@ pub enum Command {
         #[arg(long)]
         explain: bool,
     },
+    /// Draw a level as the player sees it: SVG, PNG, or an animated GIF of a
+    /// route (one frame per turn, with the turn's events).
+    Render {
+        /// The `.miau` file (or pack JSON).
+        file: PathBuf,
+        /// The level id.
+        #[arg(long)]
+        level: String,
+        /// Inputs `U D L R W` to play first; for `.gif`, the route to animate
+        /// (default: the level's recorded solution).
+        #[arg(long)]
+        moves: Option<String>,
+        /// Output file: `.svg`, `.png` or `.gif` (default: SVG on standard output).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// Hundredths of a second per GIF frame.
+        #[arg(long, default_value_t = 40)]
+        delay: u16,
+    },
+    /// Play a level in the terminal: arrows or WASD move, space waits, z
+    /// undoes, r restarts, n/p change level, s saves the route, q quits.
+    Play {
+        /// The `.miau` file (or pack JSON).
+        file: PathBuf,
+        /// The level to start on (default: the first).
+        #[arg(long)]
+        level: Option<String>,
+        /// Draw the board with legend keys and words instead of emoji.
+        #[arg(long)]
+        ascii: bool,
+    },
     /// Run stages 1 to 4: replay recorded solutions, then the solver's searches.
     Check {
         /// `.miau` or pack JSON files, or directories holding them.
@@ -159,6 +192,10 @@ pub enum Command {
         /// No word may be destroyed.
         #[arg(long)]
         no_word_loss: bool,
+        /// Stop after this many seconds of wall clock and report LIMIT
+        /// (for interactive use: the verdict then depends on the machine).
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
@@ -209,6 +246,20 @@ pub fn main() -> ExitCode {
             moves,
             explain,
         } => replay(&file, &level, moves.as_deref(), explain),
+        Command::Render {
+            file,
+            level,
+            moves,
+            out,
+            delay,
+        } => picture::render(&picture::RenderArgs {
+            file: &file,
+            level: &level,
+            moves: moves.as_deref(),
+            out: out.as_deref(),
+            delay,
+        }),
+        Command::Play { file, level, ascii } => play::play(&file, level.as_deref(), ascii),
         Command::Lsp { .. } => return crate::lsp::run_stdio(),
         Command::Check {
             inputs,
@@ -237,6 +288,7 @@ pub fn main() -> ExitCode {
             require,
             keep,
             no_word_loss,
+            timeout,
             format,
         } => stage4::solve(&stage4::SolveArgs {
             file,
@@ -246,6 +298,7 @@ pub fn main() -> ExitCode {
             require,
             keep,
             no_word_loss,
+            timeout,
             format,
         }),
     };
@@ -532,11 +585,13 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
                 eprintln!("miauc: {}: {e}", dir.display());
                 return 1;
             }
-            let ok = packs
+            // Every pack is written (and every failure reported), not only
+            // those before the first failure.
+            let failed = packs
                 .iter()
-                .map(|p| write(&dir.join(format!("{}.miau", p.id)), &p.text))
-                .fold(true, |a, b| a && b);
-            u8::from(!ok)
+                .filter(|p| !write(&dir.join(format!("{}.miau", p.id)), &p.text))
+                .count();
+            u8::from(failed > 0)
         }
         (None, [one]) => {
             print!("{}", one.text);

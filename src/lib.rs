@@ -11,6 +11,8 @@
 //! - [`fmt`]: the canonical formatter;
 //! - [`engine`]: the rules engine (`rules.md`) on a compact state;
 //! - [`solver`]: the breadth-first solver, generic and on the engine;
+//! - [`session`]: a play for people: undo, restart, facing, event lines;
+//! - [`render`]: the board as SVG, PNG and animated GIF;
 //! - [`check`]: stage 4, the searches and their diagnostics (M401–M419);
 //! - [`catalogue`]: the Markdown catalogue of a set of packs;
 //! - [`compile`]: the pipeline the shells call;
@@ -33,6 +35,8 @@ pub mod json;
 pub mod lower;
 pub mod lsp;
 pub mod model;
+pub mod render;
+pub mod session;
 pub mod share;
 pub mod solver;
 pub mod span;

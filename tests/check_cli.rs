@@ -197,6 +197,22 @@ fn solve_reports_unsolved_and_limit_and_constraints() {
     let (code, out, _) = miauc(&["solve", BROKEN, "--level", "too-big"]);
     assert_eq!(code, 1);
     assert_eq!(field(&out, "result"), Some("limit"));
+    // LIMIT says which limit ran out and how far the search got.
+    assert_eq!(field(&out, "limit"), Some("states (budget 5)"), "{out}");
+    assert_eq!(field(&out, "states"), Some("5"), "{out}");
+    assert!(field(&out, "depth").is_some(), "{out}");
+    // A wall-clock timeout is a limit too, named as such.
+    let (code, out, _) = miauc(&[
+        "solve",
+        "packs/crate-works.miau",
+        "--level",
+        "short-one-crate",
+        "--timeout",
+        "0",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(field(&out, "result"), Some("limit"), "{out}");
+    assert_eq!(field(&out, "limit"), Some("time (0 s)"), "{out}");
     let (code, out, _) = miauc(&["solve", BROKEN, "--level", "too-big", "--budget", "1000"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(field(&out, "route"), Some("DDRRRR"));

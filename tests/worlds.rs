@@ -41,6 +41,11 @@ struct Row {
     route: Option<&'static str>,
     /// The rules the bible says every win needs (declared as `must-form`).
     must_form: &'static [&'static str],
+    /// The rules the level's lesson is breaking (declared as `must-break`).
+    must_break: &'static [&'static str],
+    /// The bible says the level is unsolvable if no word may be lost
+    /// (declared as `must-lose-word`).
+    must_lose_word: bool,
     /// Rules the solver's `rules at win` must show.
     at_win: &'static [&'static str],
     /// Rules the level is about breaking: absent at the win.
@@ -60,6 +65,8 @@ const CRATE_WORKS_TABLE: &[Row] = &[
         steps: 15,
         route: None,
         must_form: &[],
+        must_break: &[],
+        must_lose_word: false,
         at_win: &["TRUCK IS WIN", "CRATE IS PUSH"],
         broken: &[],
     },
@@ -71,6 +78,8 @@ const CRATE_WORKS_TABLE: &[Row] = &[
         steps: 17,
         route: None,
         must_form: &[],
+        must_break: &[],
+        must_lose_word: false,
         at_win: &["TRUCK IS WIN", "GAP IS SINK"],
         broken: &[],
     },
@@ -82,6 +91,8 @@ const CRATE_WORKS_TABLE: &[Row] = &[
         steps: 34,
         route: None,
         must_form: &[],
+        must_break: &["CRATE IS PUSH"],
+        must_lose_word: false,
         at_win: &["TRUCK IS WIN", "GAP IS SINK"],
         broken: &["CRATE IS PUSH"],
     },
@@ -93,6 +104,8 @@ const CRATE_WORKS_TABLE: &[Row] = &[
         steps: 31,
         route: None,
         must_form: &["CRATE IS YOU"],
+        must_break: &[],
+        must_lose_word: false,
         at_win: &["CRATE IS YOU", "MIAU IS YOU", "TRUCK IS WIN"],
         broken: &[],
     },
@@ -104,6 +117,8 @@ const CRATE_WORKS_TABLE: &[Row] = &[
         steps: 32,
         route: None,
         must_form: &[],
+        must_break: &[],
+        must_lose_word: false,
         at_win: &["TRUCK IS WIN", "GAP IS SINK", "CRATE IS PUSH"],
         broken: &[],
     },
@@ -115,6 +130,8 @@ const CRATE_WORKS_TABLE: &[Row] = &[
         steps: 20,
         route: None,
         must_form: &["CRATE IS YOU"],
+        must_break: &[],
+        must_lose_word: false,
         at_win: &["CRATE IS YOU", "TRUCK IS PUSH", "TRUCK IS WIN"],
         broken: &[],
     },
@@ -126,6 +143,8 @@ const CRATE_WORKS_TABLE: &[Row] = &[
         steps: 48,
         route: None,
         must_form: &["GAP IS CRATE"],
+        must_break: &["CRATE IS PUSH"],
+        must_lose_word: false,
         at_win: &["GAP IS CRATE", "TRUCK IS WIN"],
         broken: &["CRATE IS PUSH"],
     },
@@ -141,6 +160,8 @@ const TIDEWATER_TABLE: &[Row] = &[
         steps: 10,
         route: Some("DDUURRRRRR"),
         must_form: &[],
+        must_break: &["WATER IS SINK"],
+        must_lose_word: false,
         at_win: &["SHELL IS WIN"],
         broken: &["WATER IS SINK"],
     },
@@ -152,6 +173,8 @@ const TIDEWATER_TABLE: &[Row] = &[
         steps: 9,
         route: Some("DRRRRRRUR"),
         must_form: &[],
+        must_break: &["ROCK IS STOP"],
+        must_lose_word: true,
         at_win: &["SHELL IS WIN", "WATER IS SINK"],
         broken: &["ROCK IS STOP"],
     },
@@ -163,6 +186,8 @@ const TIDEWATER_TABLE: &[Row] = &[
         steps: 13,
         route: Some("DDRRRRRRUUURR"),
         must_form: &[],
+        must_break: &["JELLY IS DEFEAT"],
+        must_lose_word: true,
         at_win: &["SHELL IS WIN", "WATER IS SINK"],
         broken: &["JELLY IS DEFEAT"],
     },
@@ -174,6 +199,8 @@ const TIDEWATER_TABLE: &[Row] = &[
         steps: 11,
         route: Some("DLLLUUUDDDR"),
         must_form: &["CRAB IS YOU"],
+        must_break: &[],
+        must_lose_word: false,
         at_win: &["CRAB IS YOU", "SHELL IS WIN"],
         broken: &["MIAU IS YOU"],
     },
@@ -187,6 +214,8 @@ const TIDEWATER_TABLE: &[Row] = &[
         // the moves differ.
         route: None,
         must_form: &["JELLY IS SHELL"],
+        must_break: &[],
+        must_lose_word: false,
         at_win: &["JELLY IS SHELL", "SHELL IS WIN"],
         broken: &[],
     },
@@ -198,6 +227,8 @@ const TIDEWATER_TABLE: &[Row] = &[
         steps: 14,
         route: Some("DLUUUURRRRRRRR"),
         must_form: &[],
+        must_break: &[],
+        must_lose_word: false,
         at_win: &["CRAB IS YOU", "SHELL IS WIN", "WATER IS SINK"],
         broken: &["MIAU IS YOU"],
     },
@@ -210,6 +241,8 @@ const TIDEWATER_TABLE: &[Row] = &[
         // One step longer than the bible's; the level's comment says why.
         route: None,
         must_form: &["JELLY IS MIAU"],
+        must_break: &[],
+        must_lose_word: false,
         at_win: &["JELLY IS MIAU", "BOAT IS WIN", "MIAU IS YOU"],
         broken: &["JELLY IS DEFEAT"],
     },
@@ -269,6 +302,18 @@ fn assert_table(path: &str, world_glyph: &str, table: &[Row]) {
             .map(|m| m.text.as_str())
             .collect();
         assert_eq!(must, row.must_form, "{id}: the bible's necessity claims");
+        let breaks: Vec<&str> = level
+            .check
+            .must_break
+            .iter()
+            .map(|m| m.text.as_str())
+            .collect();
+        assert_eq!(breaks, row.must_break, "{id}: the rules the lesson breaks");
+        assert_eq!(
+            level.check.must_lose_word.is_some(),
+            row.must_lose_word,
+            "{id}: must-lose-word"
+        );
     }
 }
 
@@ -367,7 +412,11 @@ fn necessity_claims_hold_under_forbid() {
 /// may sink.
 #[test]
 fn tidewater_bridges_need_a_sunk_word() {
-    for id in ["paper-bridge", "sink-the-sting"] {
+    for id in TIDEWATER_TABLE
+        .iter()
+        .filter(|r| r.must_lose_word)
+        .map(|r| r.id)
+    {
         let (code, out, _) = miauc(&["solve", TIDEWATER, "--level", id, "--no-word-loss"]);
         assert_eq!(code, 1, "{id}: {out}");
         assert_eq!(field(&out, "result"), Some("unsolved"), "{id}: {out}");

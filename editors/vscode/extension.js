@@ -2,7 +2,10 @@
 // palette commands around it. The server's own commands (the "Check" and
 // "Replay solution" code lenses) are registered by the language client; the
 // palette commands below add the document URI and level id those commands
-// need, and show their results.
+// need, and show their results. The level preview (preview.js) is a
+// webview drawn and played by the server's `miau/level` and `miau/step`
+// requests: a "Preview level" lens is added beside each "Check" lens, and the
+// "Replay solution" lens plays the route in the preview turn by turn.
 'use strict';
 
 const path = require('node:path');
@@ -11,6 +14,7 @@ const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
 const miauc = require('./lib/miauc');
 const { levels, levelAt } = require('./lib/levels');
 const { createStatus } = require('./lib/status');
+const preview = require('./preview');
 
 /** Every command this extension registers (package.json declares the same). */
 const COMMANDS = [
@@ -19,6 +23,8 @@ const COMMANDS = [
   'miau.cancelRunningCheck',
   'miau.buildPack',
   'miau.replayLevel',
+  'miau.previewLevel',
+  'miau.previewReplay',
 ];
 
 let client;
@@ -165,6 +171,57 @@ async function replayLevel() {
   return text;
 }
 
+/** The document and level a preview command is for: its arguments (from a
+ * code lens), else the active document and a level picked from it. */
+async function previewTarget(uri, level) {
+  if (uri && level) return { uri: String(uri), level };
+  const editor = activeMiau();
+  if (!editor) return undefined;
+  const picked = await pickLevel(editor);
+  return picked && { uri: editor.document.uri.toString(), level: picked };
+}
+
+/** Opens (or shows) the playable preview of a level. */
+async function previewLevel(extensionUri, uri, level) {
+  const c = liveClient();
+  if (!c) return undefined;
+  const target = await previewTarget(uri, level);
+  return target && preview.open(c, extensionUri, target.uri, target.level);
+}
+
+/** Opens the preview and plays the level's recorded solution in it. */
+async function previewReplay(extensionUri, uri, level) {
+  const p = await previewLevel(extensionUri, uri, level);
+  if (!p) return undefined;
+  await p.refresh();
+  return p.replay();
+}
+
+/** Code lenses as the server sends them, plus a "Preview level" lens beside
+ * each "Check" lens; "Replay solution" opens the preview instead of the log. */
+async function provideCodeLenses(document, token, next) {
+  const lenses = (await next(document, token)) || [];
+  const out = [];
+  for (const lens of lenses) {
+    const c = lens.command;
+    if (c && c.command === 'miau.replaySolution') {
+      out.push(new vscode.CodeLens(lens.range, { ...c, command: 'miau.previewReplay' }));
+      continue;
+    }
+    out.push(lens);
+    if (c && c.command === 'miau.checkLevel') {
+      out.push(new vscode.CodeLens(lens.range, {
+        title: 'Preview level',
+        command: 'miau.previewLevel',
+        arguments: c.arguments,
+      }));
+    }
+  }
+  return out;
+}
+
+const refreshTimers = new Map();
+
 function activate(context) {
   const config = vscode.workspace.getConfiguration('miau');
   serverCommand = config.get('server.path') || 'miauc';
@@ -178,6 +235,15 @@ function activate(context) {
     vscode.commands.registerCommand('miau.cancelRunningCheck', cancelCheck),
     vscode.commands.registerCommand('miau.buildPack', buildPack),
     vscode.commands.registerCommand('miau.replayLevel', replayLevel),
+    vscode.commands.registerCommand('miau.previewLevel', (uri, level) => previewLevel(context.extensionUri, uri, level)),
+    vscode.commands.registerCommand('miau.previewReplay', (uri, level) => previewReplay(context.extensionUri, uri, level)),
+    // Previews redraw as the author types (debounced per document).
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.languageId !== 'miau') return;
+      const uri = e.document.uri.toString();
+      clearTimeout(refreshTimers.get(uri));
+      refreshTimers.set(uri, setTimeout(() => preview.refreshDocument(uri), 150));
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(miauc.SETTING)) {
         vscode.window.showInformationMessage('Miau: reload the window to use the new miauc path.');
@@ -204,6 +270,7 @@ function activate(context) {
     ],
     initializationOptions: docs ? { diagnosticsDocs: docs } : {},
     outputChannel: output,
+    middleware: { provideCodeLenses },
   };
   client = new LanguageClient('miau', 'Miau language server', serverOptions, clientOptions);
   context.subscriptions.push({ dispose: () => client && client.stop() });

@@ -8,7 +8,7 @@ use crate::diag::render::{self, SourceFile};
 use crate::diag::{Diagnostic, Severity};
 use crate::engine::Game;
 use crate::solver::level::{Constraints, LevelSpace, route_text, search_level};
-use crate::solver::{Limits, Progress, Verdict};
+use crate::solver::{LimitKind, Limits, Progress, Verdict};
 use clap::ValueEnum;
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
@@ -375,8 +375,26 @@ pub struct SolveArgs {
     pub keep: Vec<String>,
     /// No word may be destroyed.
     pub no_word_loss: bool,
+    /// Wall-clock seconds after which the search stops in LIMIT.
+    pub timeout: Option<f64>,
     /// Output format.
     pub format: CheckFormat,
+}
+
+/// Set when `--timeout` ran out (the search was stopped through `CANCEL`).
+static TIMED_OUT: AtomicBool = AtomicBool::new(false);
+
+/// Starts the `--timeout` clock: after `secs`, the search is cancelled
+/// and the run reports a time limit rather than a cancellation.
+fn start_timeout(secs: Option<f64>) {
+    let Some(secs) = secs.filter(|s| s.is_finite() && *s >= 0.0) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs_f64(secs.min(1e9)));
+        TIMED_OUT.store(true, Ordering::SeqCst);
+        CANCEL.store(true, Ordering::SeqCst);
+    });
 }
 
 /// `miauc solve`: the shortest route of one level; exit 0 when solved, 1 when
@@ -488,8 +506,23 @@ pub fn solve(args: &SolveArgs) -> u8 {
         .inputs()
         .to_vec();
     let start = Instant::now();
-    let out = with_progress(|| search_level(&game, constraints, limits, &CANCEL, &mut |p| note(p)));
+    start_timeout(args.timeout);
+    let mut out =
+        with_progress(|| search_level(&game, constraints, limits, &CANCEL, &mut |p| note(p)));
     let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let timed_out = out.verdict == Verdict::Cancelled && TIMED_OUT.load(Ordering::SeqCst);
+    if timed_out {
+        out.verdict = Verdict::Limit;
+    }
+    // Which limit ran out, in the author's terms.
+    let limit = match (timed_out, out.limit) {
+        (true, _) => Some(format!("time ({} s)", args.timeout.unwrap_or_default())),
+        (false, Some(LimitKind::States)) => Some(format!("states (budget {budget})")),
+        (false, Some(LimitKind::Memory)) => {
+            Some(format!("memory ({} MiB)", Options::default().memory >> 20))
+        }
+        (false, None) => None,
+    };
     let (result, route) = match &out.verdict {
         Verdict::Solved(r) => ("solved", Some(route_text(&inputs, r))),
         Verdict::Unsolved => ("unsolved", None),
@@ -511,8 +544,12 @@ pub fn solve(args: &SolveArgs) -> u8 {
                 let _ = writeln!(o, "route: {r}");
                 let _ = writeln!(o, "steps: {}", r.len());
             }
+            if let Some(l) = &limit {
+                let _ = writeln!(o, "limit: {l}");
+            }
             let _ = writeln!(o, "states: {}", out.expanded);
             let _ = writeln!(o, "stored: {}", out.stored);
+            let _ = writeln!(o, "depth: {}", out.depth);
             let _ = writeln!(o, "budget: {budget}");
             let _ = writeln!(o, "states/s: {rate:.0}");
             let _ = writeln!(o, "peak memory: {mib:.1} MiB");
@@ -526,8 +563,10 @@ pub fn solve(args: &SolveArgs) -> u8 {
                 "result": result,
                 "route": route,
                 "steps": route.as_ref().map(String::len),
+                "limit": limit,
                 "states": out.expanded,
                 "stored": out.stored,
+                "depth": out.depth,
                 "budget": budget,
                 "statesPerSecond": rate.round(),
                 "peakMemoryMiB": (mib * 10.0).round() / 10.0,

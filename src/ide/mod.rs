@@ -16,10 +16,12 @@ mod complete;
 mod hover;
 mod nav;
 mod outline;
+mod preview;
 #[cfg(test)]
 mod tests;
 
 pub use check::{CheckOutcome, check_level, replay_level};
+pub use preview::{MAX_ROUTE, Preview, parse_action, preview};
 pub use complete::{Completion, CompletionKind, completions};
 pub use hover::{HoverInfo, hover, hover_with_checks};
 pub use nav::{definition, references, rename, rename_range};

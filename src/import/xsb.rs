@@ -68,8 +68,15 @@ pub fn parse(text: &str) -> Result<Vec<XsbLevel>, XsbError> {
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim_end();
         if is_map_row(line) {
+            // Numbers name levels (`level-N`), so they must be unique: a
+            // repeated or missing `; N` falls back to the position.
+            let position = levels.len() as u32 + 1;
+            let taken = |n: u32| levels.iter().any(|l| l.number == n);
             let level = current.get_or_insert_with(|| XsbLevel {
-                number: number.take().unwrap_or(levels.len() as u32 + 1),
+                number: number
+                    .take()
+                    .filter(|&n| !taken(n))
+                    .unwrap_or_else(|| (position..).find(|&n| !taken(n)).unwrap_or(position)),
                 title: title.take(),
                 rows: Vec::new(),
                 line: i + 1,
@@ -441,6 +448,15 @@ mod tests {
             "#".repeat(130)
         );
         assert!(parse(&wide).unwrap_err().message.contains("at most 128"));
+    }
+
+    #[test]
+    fn repeated_numbers_fall_back_to_unique_positions() {
+        let levels = parse("; 1\n#####\n#@$.#\n#####\n\n; 1\n#####\n#@$.#\n#####\n").unwrap();
+        let numbers: Vec<u32> = levels.iter().map(|l| l.number).collect();
+        assert_eq!(numbers, [1, 2]);
+        let pack = &to_packs("dup", &levels, &[])[0];
+        assert!(compile(&pack.text, SourceKind::Miau).diagnostics.is_empty());
     }
 
     #[test]

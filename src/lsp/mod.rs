@@ -630,6 +630,80 @@ impl MiauServer {
         }
     }
 
+    /// `miau/level` `{uri, level, moves?}`: the preview of a level after
+    /// `moves` (default none), see [`ide::preview`].
+    async fn preview_level(&self, params: Value) -> Result<Value> {
+        self.preview_request(params, false).await
+    }
+
+    /// `miau/step` `{uri, level, route, action}`: the preview after `route`
+    /// and one more action (`U D L R W`, `undo`, `restart`).
+    async fn preview_step(&self, params: Value) -> Result<Value> {
+        self.preview_request(params, true).await
+    }
+
+    async fn preview_request(&self, params: Value, step: bool) -> Result<Value> {
+        let uri = params
+            .get("uri")
+            .and_then(Value::as_str)
+            .and_then(|s| Uri::from_str(s).ok())
+            .ok_or_else(|| Error::invalid_params("expected \"uri\": a document URI"))?;
+        let level = params
+            .get("level")
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::invalid_params("expected \"level\": a level id"))?
+            .to_string();
+        let route_key = if step { "route" } else { "moves" };
+        let route = match params.get(route_key) {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) if s.len() <= ide::MAX_ROUTE => s.clone(),
+            Some(_) => {
+                return Err(Error::invalid_params(format!(
+                    "\"{route_key}\" must be a string of U D L R W of at most {} inputs",
+                    ide::MAX_ROUTE
+                )));
+            }
+        };
+        let action = if step {
+            let a = params.get("action").and_then(Value::as_str).unwrap_or("");
+            Some(ide::parse_action(a).ok_or_else(|| {
+                Error::invalid_params("\"action\" must be one of U D L R W undo restart")
+            })?)
+        } else {
+            None
+        };
+        let Some(a) = self.0.analysis(&uri).await else {
+            return Err(Error::invalid_params(format!(
+                "{} is not an open document",
+                uri.as_str()
+            )));
+        };
+        let id = level.clone();
+        let p = tokio::task::spawn_blocking(move || {
+            std::panic::catch_unwind(|| ide::preview(&a, &id, &route, action))
+                .ok()
+                .flatten()
+        })
+        .await
+        .ok()
+        .flatten()
+        .ok_or_else(|| Error::invalid_params(format!("the document has no level {level}")))?;
+        Ok(json!({
+            "uri": uri.as_str(),
+            "level": p.level,
+            "title": p.title,
+            "levels": p.levels,
+            "svg": p.svg,
+            "turn": p.turn,
+            "won": p.won,
+            "route": p.route,
+            "events": p.events,
+            "rules": p.rules,
+            "message": p.message,
+            "solution": p.solution,
+        }))
+    }
+
     fn uri_arg(args: &[Value]) -> Option<Uri> {
         let s = match args.first()? {
             Value::String(s) => s.clone(),
@@ -1218,6 +1292,8 @@ pub fn service() -> (LspService<MiauServer>, tower_lsp_server::ClientSocket) {
             "window/workDoneProgress/cancel",
             MiauServer::cancel_progress,
         )
+        .custom_method("miau/level", MiauServer::preview_level)
+        .custom_method("miau/step", MiauServer::preview_step)
         .finish()
 }
 

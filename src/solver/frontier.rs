@@ -196,9 +196,9 @@ mod tests {
                 // Similar states: each a copy of the first with a few edits.
                 let s = if similar && k > 0 {
                     let mut t = states[0].clone();
+                    let n = t.len().max(1);
                     for (j, w) in s.iter().take(3).enumerate() {
-                        let at = (j * 37 + k) % t.len().max(1);
-                        if let Some(x) = t.get_mut(at) {
+                        if let Some(x) = t.get_mut((j * 37 + k) % n) {
                             *x = *w;
                         }
                     }

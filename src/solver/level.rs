@@ -222,6 +222,7 @@ pub fn search_level(
             depth: 0,
             peak_bytes: 0,
             visited_bytes: 0,
+            limit: None,
         };
     }
     super::search(&space, limits, cancel, progress)
@@ -361,7 +362,41 @@ mod limits {
             &mut |_| {},
         );
         assert_eq!(out.verdict, Verdict::Limit);
+        assert_eq!(out.limit, Some(super::super::LimitKind::Memory));
         // Checked every 1024 expansions: at most one growth step over.
         assert!(out.peak_bytes < memory * 2, "{}", out.peak_bytes);
+    }
+
+    /// The state budget ends the search at exactly that many expansions,
+    /// and says so; its depth is the layer it stopped in.
+    #[test]
+    fn state_budget_ends_in_limit_and_says_which() {
+        let game = Game::new(&testkit::level(ROOM));
+        let out = search_level(
+            &game,
+            Constraints::default(),
+            Limits {
+                states: 5000,
+                memory: 1 << 30,
+            },
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(out.verdict, Verdict::Limit);
+        assert_eq!(out.limit, Some(super::super::LimitKind::States));
+        assert_eq!(out.expanded, 5000);
+        assert!(out.depth > 3, "{}", out.depth);
+        // The frontier is delta-encoded: far below the 4 bytes per thing
+        // per state that whole states would cost.
+        let per_state = out.peak_bytes as f64 / out.stored as f64;
+        assert!(per_state < 64.0, "{per_state}");
+    }
+
+    /// The default budget is the memory cap's worth of states.
+    #[test]
+    fn the_default_budget_is_derived_from_the_memory_cap() {
+        let l = Limits::default();
+        assert_eq!(l.states, (l.memory / super::super::BYTES_PER_STATE) as u64);
+        assert_eq!(l.states, 67_108_864);
     }
 }

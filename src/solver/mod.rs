@@ -64,13 +64,37 @@ pub struct Limits {
     pub memory: usize,
 }
 
+/// The memory a search may hold by default: 2 GiB.
+pub const DEFAULT_MEMORY: usize = 2 << 30;
+
+/// The bytes a stored state costs at most, frontier included, as the
+/// benchmark measures it on every level (`docs/performance.md`): the unit
+/// in which a memory cap becomes a state budget.
+pub const BYTES_PER_STATE: usize = 32;
+
+/// The state budget worth `memory` bytes of states: a count, so a level
+/// gets the same verdict on every machine, whatever its allocator does.
+pub const fn budget_for_memory(memory: usize) -> u64 {
+    (memory / BYTES_PER_STATE) as u64
+}
+
 impl Default for Limits {
+    /// About 67 million states (2 GiB worth) within 2 GiB.
     fn default() -> Self {
         Limits {
-            states: 2_000_000,
-            memory: 2 << 30,
+            states: budget_for_memory(DEFAULT_MEMORY),
+            memory: DEFAULT_MEMORY,
         }
     }
+}
+
+/// Which limit ended a search in [`Verdict::Limit`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitKind {
+    /// The state budget ([`Limits::states`]).
+    States,
+    /// The memory cap ([`Limits::memory`]), or the visited set's index range.
+    Memory,
 }
 
 /// How a search ended.
@@ -103,6 +127,8 @@ pub struct Outcome {
     /// Bytes held by the visited set at the end (fingerprints, parents,
     /// actions and table slots): divided by `stored`, the cost of a state.
     pub visited_bytes: usize,
+    /// For [`Verdict::Limit`], the limit that ran out.
+    pub limit: Option<LimitKind>,
 }
 
 /// Progress reported between layers and every few thousand states.
@@ -198,7 +224,8 @@ pub fn search<S: Space>(
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
     let actions = space.action_count();
-    let mut visited = Visited::with_capacity(1 << 12);
+    // Small at first: a level of a few dozen states pays for a few dozen.
+    let mut visited = Visited::with_capacity(0);
     let mut start: Vec<u32> = Vec::with_capacity(256);
     space.start(&mut start);
     let _ = visited.insert(fingerprint::of_words(&start), u32::MAX, 0);
@@ -219,6 +246,11 @@ pub fn search<S: Space>(
         depth,
         peak_bytes: peak,
         visited_bytes: visited.bytes(),
+        limit: None,
+    };
+    let limited = |kind, expanded, visited: &Visited, depth, peak| Outcome {
+        limit: Some(kind),
+        ..outcome(Verdict::Limit, expanded, visited, depth, peak)
     };
     while !frontier.is_empty() {
         progress(Progress {
@@ -234,7 +266,7 @@ pub fn search<S: Space>(
             index += 1;
             if expanded >= limits.states {
                 pipeline.flush(&mut visited, &mut next);
-                return outcome(Verdict::Limit, expanded, &visited, depth, peak);
+                return limited(LimitKind::States, expanded, &visited, depth, peak);
             }
             expanded += 1;
             if expanded.is_multiple_of(1024) {
@@ -246,7 +278,7 @@ pub fn search<S: Space>(
                 peak = peak.max(used);
                 if used > limits.memory || visited.len() + 8192 > visited::MAX_STATES {
                     pipeline.flush(&mut visited, &mut next);
-                    return outcome(Verdict::Limit, expanded, &visited, depth, peak);
+                    return limited(LimitKind::Memory, expanded, &visited, depth, peak);
                 }
                 if expanded.is_multiple_of(4096) {
                     progress(Progress {

@@ -172,7 +172,7 @@ impl Visited {
             if slot == EMPTY {
                 let index = self.fingerprints.len() as u32;
                 if self.fingerprints.len() == self.fingerprints.capacity() {
-                    let more = (self.len() / 8).max(1024);
+                    let more = (self.len() / 8).max(64);
                     self.fingerprints.reserve_exact(more);
                     self.links.reserve_exact(more);
                 }

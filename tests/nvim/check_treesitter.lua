@@ -7,7 +7,7 @@ local plugin = assert(os.getenv('MIAU_PLUGIN'), 'MIAU_PLUGIN not set')
 local parser_dir = assert(os.getenv('MIAU_PARSER_DIR'), 'MIAU_PARSER_DIR not set')
 local fixture = assert(os.getenv('MIAU_FIXTURE'), 'MIAU_FIXTURE not set')
 local out_path = assert(os.getenv('MIAU_OUT'), 'MIAU_OUT not set')
-local probes = vim.json.decode(assert(os.getenv('MIAU_PROBES'), 'MIAU_PROBES not set'))
+local probes = vim.json.decode((assert(os.getenv('MIAU_PROBES'), 'MIAU_PROBES not set')))
 
 local result = { errors = {}, captures = {}, commands = {} }
 

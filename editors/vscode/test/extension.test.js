@@ -41,6 +41,7 @@ function makeVscode({ settings = {}, editor } = {}) {
         get: (key) => settings[`${section}.${key}`],
       }),
       onDidChangeConfiguration: () => ({ dispose() {} }),
+      onDidChangeTextDocument: () => ({ dispose() {} }),
       getWorkspaceFolder: () => undefined,
     },
     commands: {

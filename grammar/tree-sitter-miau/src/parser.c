@@ -9,9 +9,9 @@
 #define LANGUAGE_VERSION 15
 #define STATE_COUNT 92
 #define LARGE_STATE_COUNT 2
-#define SYMBOL_COUNT 83
+#define SYMBOL_COUNT 85
 #define ALIAS_COUNT 0
-#define TOKEN_COUNT 48
+#define TOKEN_COUNT 50
 #define EXTERNAL_TOKEN_COUNT 0
 #define FIELD_COUNT 6
 #define MAX_ALIAS_SEQUENCE_LENGTH 5
@@ -47,61 +47,63 @@ enum ts_symbol_identifiers {
   anon_sym_solution = 25,
   anon_sym_steps = 26,
   anon_sym_must_DASHform = 27,
-  anon_sym_budget = 28,
-  anon_sym_allow = 29,
-  anon_sym_terrain = 30,
-  anon_sym_automaton = 31,
-  anon_sym_pair = 32,
-  anon_sym_frail = 33,
-  anon_sym_COMMA = 34,
-  anon_sym_LBRACE = 35,
-  anon_sym_DQUOTE = 36,
-  anon_sym_DQUOTE2 = 37,
-  sym_string_content = 38,
-  sym_escape_sequence = 39,
-  sym_word = 40,
-  sym_fixed_word = 41,
-  sym_number = 42,
-  sym_arrow = 43,
-  sym_legend_key = 44,
-  sym_empty_cell = 45,
-  sym_comment = 46,
-  sym__newline = 47,
-  sym_source_file = 48,
-  sym__top_block = 49,
-  sym_pack_block = 50,
-  sym_level_block = 51,
-  sym_palette_block = 52,
-  sym_palette_entry = 53,
-  sym_glossary_block = 54,
-  sym_glossary_entry = 55,
-  sym_legend_block = 56,
-  sym_legend_entry = 57,
-  sym_thing = 58,
-  sym_board_block = 59,
-  sym_board_row = 60,
-  sym__cell = 61,
-  sym_stack = 62,
-  sym__stack_part = 63,
-  sym__stack_next = 64,
-  sym__tile = 65,
-  sym_statement = 66,
-  sym_keyword = 67,
-  sym__argument = 68,
-  sym__open = 69,
-  sym_string = 70,
-  aux_sym_source_file_repeat1 = 71,
-  aux_sym_pack_block_repeat1 = 72,
-  aux_sym_level_block_repeat1 = 73,
-  aux_sym_palette_block_repeat1 = 74,
-  aux_sym_palette_entry_repeat1 = 75,
-  aux_sym_glossary_block_repeat1 = 76,
-  aux_sym_legend_block_repeat1 = 77,
-  aux_sym_legend_entry_repeat1 = 78,
-  aux_sym_board_block_repeat1 = 79,
-  aux_sym_board_row_repeat1 = 80,
-  aux_sym_stack_repeat1 = 81,
-  aux_sym_string_repeat1 = 82,
+  anon_sym_must_DASHbreak = 28,
+  anon_sym_must_DASHlose_DASHword = 29,
+  anon_sym_budget = 30,
+  anon_sym_allow = 31,
+  anon_sym_terrain = 32,
+  anon_sym_automaton = 33,
+  anon_sym_pair = 34,
+  anon_sym_frail = 35,
+  anon_sym_COMMA = 36,
+  anon_sym_LBRACE = 37,
+  anon_sym_DQUOTE = 38,
+  anon_sym_DQUOTE2 = 39,
+  sym_string_content = 40,
+  sym_escape_sequence = 41,
+  sym_word = 42,
+  sym_fixed_word = 43,
+  sym_number = 44,
+  sym_arrow = 45,
+  sym_legend_key = 46,
+  sym_empty_cell = 47,
+  sym_comment = 48,
+  sym__newline = 49,
+  sym_source_file = 50,
+  sym__top_block = 51,
+  sym_pack_block = 52,
+  sym_level_block = 53,
+  sym_palette_block = 54,
+  sym_palette_entry = 55,
+  sym_glossary_block = 56,
+  sym_glossary_entry = 57,
+  sym_legend_block = 58,
+  sym_legend_entry = 59,
+  sym_thing = 60,
+  sym_board_block = 61,
+  sym_board_row = 62,
+  sym__cell = 63,
+  sym_stack = 64,
+  sym__stack_part = 65,
+  sym__stack_next = 66,
+  sym__tile = 67,
+  sym_statement = 68,
+  sym_keyword = 69,
+  sym__argument = 70,
+  sym__open = 71,
+  sym_string = 72,
+  aux_sym_source_file_repeat1 = 73,
+  aux_sym_pack_block_repeat1 = 74,
+  aux_sym_level_block_repeat1 = 75,
+  aux_sym_palette_block_repeat1 = 76,
+  aux_sym_palette_entry_repeat1 = 77,
+  aux_sym_glossary_block_repeat1 = 78,
+  aux_sym_legend_block_repeat1 = 79,
+  aux_sym_legend_entry_repeat1 = 80,
+  aux_sym_board_block_repeat1 = 81,
+  aux_sym_board_row_repeat1 = 82,
+  aux_sym_stack_repeat1 = 83,
+  aux_sym_string_repeat1 = 84,
 };
 
 static const char * const ts_symbol_names[] = {
@@ -133,6 +135,8 @@ static const char * const ts_symbol_names[] = {
   [anon_sym_solution] = "solution",
   [anon_sym_steps] = "steps",
   [anon_sym_must_DASHform] = "must-form",
+  [anon_sym_must_DASHbreak] = "must-break",
+  [anon_sym_must_DASHlose_DASHword] = "must-lose-word",
   [anon_sym_budget] = "budget",
   [anon_sym_allow] = "allow",
   [anon_sym_terrain] = "terrain",
@@ -219,6 +223,8 @@ static const TSSymbol ts_symbol_map[] = {
   [anon_sym_solution] = anon_sym_solution,
   [anon_sym_steps] = anon_sym_steps,
   [anon_sym_must_DASHform] = anon_sym_must_DASHform,
+  [anon_sym_must_DASHbreak] = anon_sym_must_DASHbreak,
+  [anon_sym_must_DASHlose_DASHword] = anon_sym_must_DASHlose_DASHword,
   [anon_sym_budget] = anon_sym_budget,
   [anon_sym_allow] = anon_sym_allow,
   [anon_sym_terrain] = anon_sym_terrain,
@@ -386,6 +392,14 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .named = false,
   },
   [anon_sym_must_DASHform] = {
+    .visible = true,
+    .named = false,
+  },
+  [anon_sym_must_DASHbreak] = {
+    .visible = true,
+    .named = false,
+  },
+  [anon_sym_must_DASHlose_DASHword] = {
     .visible = true,
     .named = false,
   },
@@ -1443,148 +1457,192 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
       ACCEPT_TOKEN(anon_sym_level);
       END_STATE();
     case 104:
-      if (lookahead == 'f') ADVANCE(122);
+      if (lookahead == 'b') ADVANCE(122);
+      if (lookahead == 'f') ADVANCE(123);
+      if (lookahead == 'l') ADVANCE(124);
       END_STATE();
     case 105:
-      if (lookahead == 't') ADVANCE(123);
+      if (lookahead == 't') ADVANCE(125);
       END_STATE();
     case 106:
-      if (lookahead == 's') ADVANCE(124);
+      if (lookahead == 's') ADVANCE(126);
       END_STATE();
     case 107:
       ACCEPT_TOKEN(anon_sym_rules);
       END_STATE();
     case 108:
-      if (lookahead == 'i') ADVANCE(125);
+      if (lookahead == 'i') ADVANCE(127);
       END_STATE();
     case 109:
       ACCEPT_TOKEN(anon_sym_steps);
       END_STATE();
     case 110:
-      if (lookahead == 'i') ADVANCE(126);
+      if (lookahead == 'i') ADVANCE(128);
       END_STATE();
     case 111:
       ACCEPT_TOKEN(anon_sym_title);
       END_STATE();
     case 112:
-      if (lookahead == 'o') ADVANCE(127);
+      if (lookahead == 'o') ADVANCE(129);
       END_STATE();
     case 113:
-      if (lookahead == 'u') ADVANCE(128);
+      if (lookahead == 'u') ADVANCE(130);
       END_STATE();
     case 114:
       ACCEPT_TOKEN(anon_sym_world);
       END_STATE();
     case 115:
-      if (lookahead == 't') ADVANCE(129);
+      if (lookahead == 't') ADVANCE(131);
       END_STATE();
     case 116:
       ACCEPT_TOKEN(anon_sym_budget);
       END_STATE();
     case 117:
-      if (lookahead == 'r') ADVANCE(130);
+      if (lookahead == 'r') ADVANCE(132);
       END_STATE();
     case 118:
       ACCEPT_TOKEN(anon_sym_engine);
       END_STATE();
     case 119:
-      if (lookahead == 'r') ADVANCE(131);
+      if (lookahead == 'r') ADVANCE(133);
       END_STATE();
     case 120:
-      if (lookahead == 'u') ADVANCE(132);
+      if (lookahead == 'u') ADVANCE(134);
       END_STATE();
     case 121:
       ACCEPT_TOKEN(anon_sym_legend);
       END_STATE();
     case 122:
-      if (lookahead == 'o') ADVANCE(133);
+      if (lookahead == 'r') ADVANCE(135);
       END_STATE();
     case 123:
-      if (lookahead == 'e') ADVANCE(134);
+      if (lookahead == 'o') ADVANCE(136);
       END_STATE();
     case 124:
-      ACCEPT_TOKEN(anon_sym_reuses);
+      if (lookahead == 'o') ADVANCE(137);
       END_STATE();
     case 125:
-      if (lookahead == 'o') ADVANCE(135);
+      if (lookahead == 'e') ADVANCE(138);
       END_STATE();
     case 126:
-      if (lookahead == 'n') ADVANCE(136);
+      ACCEPT_TOKEN(anon_sym_reuses);
       END_STATE();
     case 127:
-      if (lookahead == 'n') ADVANCE(137);
-      END_STATE();
-    case 128:
-      if (lookahead == 'l') ADVANCE(138);
-      END_STATE();
-    case 129:
       if (lookahead == 'o') ADVANCE(139);
       END_STATE();
+    case 128:
+      if (lookahead == 'n') ADVANCE(140);
+      END_STATE();
+    case 129:
+      if (lookahead == 'n') ADVANCE(141);
+      END_STATE();
     case 130:
-      if (lookahead == 'y') ADVANCE(140);
+      if (lookahead == 'l') ADVANCE(142);
       END_STATE();
     case 131:
-      if (lookahead == 'y') ADVANCE(141);
+      if (lookahead == 'o') ADVANCE(143);
       END_STATE();
     case 132:
-      if (lookahead == 'c') ADVANCE(142);
+      if (lookahead == 'y') ADVANCE(144);
       END_STATE();
     case 133:
-      if (lookahead == 'r') ADVANCE(143);
+      if (lookahead == 'y') ADVANCE(145);
       END_STATE();
     case 134:
-      ACCEPT_TOKEN(anon_sym_palette);
+      if (lookahead == 'c') ADVANCE(146);
       END_STATE();
     case 135:
-      if (lookahead == 'n') ADVANCE(144);
-      END_STATE();
-    case 136:
-      ACCEPT_TOKEN(anon_sym_terrain);
-      END_STATE();
-    case 137:
-      ACCEPT_TOKEN(anon_sym_version);
-      END_STATE();
-    case 138:
-      if (lookahead == 'a') ADVANCE(145);
-      END_STATE();
-    case 139:
-      if (lookahead == 'n') ADVANCE(146);
-      END_STATE();
-    case 140:
-      ACCEPT_TOKEN(anon_sym_category);
-      END_STATE();
-    case 141:
-      ACCEPT_TOKEN(anon_sym_glossary);
-      END_STATE();
-    case 142:
       if (lookahead == 'e') ADVANCE(147);
       END_STATE();
+    case 136:
+      if (lookahead == 'r') ADVANCE(148);
+      END_STATE();
+    case 137:
+      if (lookahead == 's') ADVANCE(149);
+      END_STATE();
+    case 138:
+      ACCEPT_TOKEN(anon_sym_palette);
+      END_STATE();
+    case 139:
+      if (lookahead == 'n') ADVANCE(150);
+      END_STATE();
+    case 140:
+      ACCEPT_TOKEN(anon_sym_terrain);
+      END_STATE();
+    case 141:
+      ACCEPT_TOKEN(anon_sym_version);
+      END_STATE();
+    case 142:
+      if (lookahead == 'a') ADVANCE(151);
+      END_STATE();
     case 143:
-      if (lookahead == 'm') ADVANCE(148);
+      if (lookahead == 'n') ADVANCE(152);
       END_STATE();
     case 144:
-      ACCEPT_TOKEN(anon_sym_solution);
+      ACCEPT_TOKEN(anon_sym_category);
       END_STATE();
     case 145:
-      if (lookahead == 'r') ADVANCE(149);
+      ACCEPT_TOKEN(anon_sym_glossary);
       END_STATE();
     case 146:
-      ACCEPT_TOKEN(anon_sym_automaton);
+      if (lookahead == 'e') ADVANCE(153);
       END_STATE();
     case 147:
-      if (lookahead == 's') ADVANCE(150);
+      if (lookahead == 'a') ADVANCE(154);
       END_STATE();
     case 148:
-      ACCEPT_TOKEN(anon_sym_must_DASHform);
+      if (lookahead == 'm') ADVANCE(155);
       END_STATE();
     case 149:
-      if (lookahead == 'y') ADVANCE(151);
+      if (lookahead == 'e') ADVANCE(156);
       END_STATE();
     case 150:
-      ACCEPT_TOKEN(anon_sym_introduces);
+      ACCEPT_TOKEN(anon_sym_solution);
       END_STATE();
     case 151:
+      if (lookahead == 'r') ADVANCE(157);
+      END_STATE();
+    case 152:
+      ACCEPT_TOKEN(anon_sym_automaton);
+      END_STATE();
+    case 153:
+      if (lookahead == 's') ADVANCE(158);
+      END_STATE();
+    case 154:
+      if (lookahead == 'k') ADVANCE(159);
+      END_STATE();
+    case 155:
+      ACCEPT_TOKEN(anon_sym_must_DASHform);
+      END_STATE();
+    case 156:
+      if (lookahead == '-') ADVANCE(160);
+      END_STATE();
+    case 157:
+      if (lookahead == 'y') ADVANCE(161);
+      END_STATE();
+    case 158:
+      ACCEPT_TOKEN(anon_sym_introduces);
+      END_STATE();
+    case 159:
+      ACCEPT_TOKEN(anon_sym_must_DASHbreak);
+      END_STATE();
+    case 160:
+      if (lookahead == 'w') ADVANCE(162);
+      END_STATE();
+    case 161:
       ACCEPT_TOKEN(anon_sym_vocabulary);
+      END_STATE();
+    case 162:
+      if (lookahead == 'o') ADVANCE(163);
+      END_STATE();
+    case 163:
+      if (lookahead == 'r') ADVANCE(164);
+      END_STATE();
+    case 164:
+      if (lookahead == 'd') ADVANCE(165);
+      END_STATE();
+    case 165:
+      ACCEPT_TOKEN(anon_sym_must_DASHlose_DASHword);
       END_STATE();
     default:
       return false;
@@ -1714,6 +1772,8 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_solution] = ACTIONS(1),
     [anon_sym_steps] = ACTIONS(1),
     [anon_sym_must_DASHform] = ACTIONS(1),
+    [anon_sym_must_DASHbreak] = ACTIONS(1),
+    [anon_sym_must_DASHlose_DASHword] = ACTIONS(1),
     [anon_sym_budget] = ACTIONS(1),
     [anon_sym_allow] = ACTIONS(1),
     [anon_sym_terrain] = ACTIONS(1),
@@ -1777,7 +1837,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_legend_block,
       sym_statement,
       aux_sym_pack_block_repeat1,
-    ACTIONS(21), 20,
+    ACTIONS(21), 22,
       anon_sym_name,
       anon_sym_version,
       anon_sym_engine,
@@ -1792,13 +1852,15 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
       anon_sym_automaton,
       anon_sym_pair,
       anon_sym_frail,
-  [55] = 10,
+  [57] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(25), 1,
@@ -1822,7 +1884,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_legend_block,
       sym_statement,
       aux_sym_pack_block_repeat1,
-    ACTIONS(39), 20,
+    ACTIONS(39), 22,
       anon_sym_name,
       anon_sym_version,
       anon_sym_engine,
@@ -1837,13 +1899,15 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
       anon_sym_automaton,
       anon_sym_pair,
       anon_sym_frail,
-  [110] = 10,
+  [114] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(9), 1,
@@ -1867,7 +1931,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_legend_block,
       sym_statement,
       aux_sym_pack_block_repeat1,
-    ACTIONS(21), 20,
+    ACTIONS(21), 22,
       anon_sym_name,
       anon_sym_version,
       anon_sym_engine,
@@ -1882,13 +1946,15 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
       anon_sym_automaton,
       anon_sym_pair,
       anon_sym_frail,
-  [165] = 8,
+  [171] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(15), 1,
@@ -1906,7 +1972,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_board_block,
       sym_statement,
       aux_sym_level_block_repeat1,
-    ACTIONS(21), 20,
+    ACTIONS(21), 22,
       anon_sym_name,
       anon_sym_version,
       anon_sym_engine,
@@ -1921,13 +1987,15 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
       anon_sym_automaton,
       anon_sym_pair,
       anon_sym_frail,
-  [212] = 8,
+  [220] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(15), 1,
@@ -1945,7 +2013,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_board_block,
       sym_statement,
       aux_sym_level_block_repeat1,
-    ACTIONS(21), 20,
+    ACTIONS(21), 22,
       anon_sym_name,
       anon_sym_version,
       anon_sym_engine,
@@ -1960,16 +2028,18 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
       anon_sym_automaton,
       anon_sym_pair,
       anon_sym_frail,
-  [259] = 2,
+  [269] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(59), 29,
+    ACTIONS(59), 31,
       ts_builtin_sym_end,
       anon_sym_pack,
       anon_sym_RBRACE,
@@ -1992,6 +2062,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -1999,10 +2071,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [294] = 2,
+  [306] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(61), 29,
+    ACTIONS(61), 31,
       ts_builtin_sym_end,
       anon_sym_pack,
       anon_sym_RBRACE,
@@ -2025,6 +2097,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2032,7 +2106,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [329] = 8,
+  [343] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(63), 1,
@@ -2050,7 +2124,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_board_block,
       sym_statement,
       aux_sym_level_block_repeat1,
-    ACTIONS(71), 20,
+    ACTIONS(71), 22,
       anon_sym_name,
       anon_sym_version,
       anon_sym_engine,
@@ -2065,16 +2139,18 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
       anon_sym_automaton,
       anon_sym_pair,
       anon_sym_frail,
-  [376] = 2,
+  [392] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(77), 28,
+    ACTIONS(77), 30,
       ts_builtin_sym_end,
       anon_sym_pack,
       anon_sym_RBRACE,
@@ -2096,6 +2172,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2103,10 +2181,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [410] = 2,
+  [428] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(79), 28,
+    ACTIONS(79), 30,
       anon_sym_RBRACE,
       anon_sym_level,
       anon_sym_palette,
@@ -2127,6 +2205,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2135,10 +2215,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_frail,
       sym_word,
       sym__newline,
-  [444] = 2,
+  [464] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(81), 28,
+    ACTIONS(81), 30,
       ts_builtin_sym_end,
       anon_sym_pack,
       anon_sym_RBRACE,
@@ -2160,6 +2240,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2167,10 +2249,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [478] = 2,
+  [500] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(83), 28,
+    ACTIONS(83), 30,
       ts_builtin_sym_end,
       anon_sym_pack,
       anon_sym_RBRACE,
@@ -2192,6 +2274,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2199,10 +2283,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [512] = 2,
+  [536] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(85), 28,
+    ACTIONS(85), 30,
       ts_builtin_sym_end,
       anon_sym_pack,
       anon_sym_RBRACE,
@@ -2224,6 +2308,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2231,10 +2317,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [546] = 2,
+  [572] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(87), 28,
+    ACTIONS(87), 30,
       ts_builtin_sym_end,
       anon_sym_pack,
       anon_sym_RBRACE,
@@ -2256,6 +2342,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2263,10 +2351,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [580] = 2,
+  [608] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(89), 28,
+    ACTIONS(89), 30,
       ts_builtin_sym_end,
       anon_sym_pack,
       anon_sym_RBRACE,
@@ -2288,6 +2376,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2295,10 +2385,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [614] = 2,
+  [644] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(91), 27,
+    ACTIONS(91), 29,
       anon_sym_RBRACE,
       anon_sym_level,
       anon_sym_palette,
@@ -2319,6 +2409,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2326,10 +2418,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [647] = 2,
+  [679] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(93), 27,
+    ACTIONS(93), 29,
       anon_sym_RBRACE,
       anon_sym_level,
       anon_sym_palette,
@@ -2350,6 +2442,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2357,10 +2451,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [680] = 2,
+  [714] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(95), 24,
+    ACTIONS(95), 26,
       anon_sym_RBRACE,
       anon_sym_legend,
       anon_sym_board,
@@ -2378,6 +2472,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2385,10 +2481,10 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [710] = 2,
+  [746] = 2,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(97), 24,
+    ACTIONS(97), 26,
       anon_sym_RBRACE,
       anon_sym_legend,
       anon_sym_board,
@@ -2406,6 +2502,8 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_solution,
       anon_sym_steps,
       anon_sym_must_DASHform,
+      anon_sym_must_DASHbreak,
+      anon_sym_must_DASHlose_DASHword,
       anon_sym_budget,
       anon_sym_allow,
       anon_sym_terrain,
@@ -2413,7 +2511,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_pair,
       anon_sym_frail,
       sym__newline,
-  [740] = 9,
+  [778] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(7), 1,
@@ -2438,7 +2536,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_glossary_block,
       sym_legend_block,
       aux_sym_source_file_repeat1,
-  [774] = 9,
+  [812] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(103), 1,
@@ -2463,7 +2561,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_glossary_block,
       sym_legend_block,
       aux_sym_source_file_repeat1,
-  [808] = 10,
+  [846] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(123), 1,
@@ -2488,7 +2586,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__cell,
       sym_stack,
       aux_sym_board_row_repeat1,
-  [843] = 10,
+  [881] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(137), 1,
@@ -2513,7 +2611,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__cell,
       sym_stack,
       aux_sym_board_row_repeat1,
-  [878] = 10,
+  [916] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(141), 1,
@@ -2538,7 +2636,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__cell,
       sym_stack,
       aux_sym_board_row_repeat1,
-  [913] = 6,
+  [951] = 6,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(155), 1,
@@ -2558,7 +2656,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
       sym_number,
       sym_arrow,
-  [939] = 6,
+  [977] = 6,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(164), 1,
@@ -2578,7 +2676,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
       sym_number,
       sym_arrow,
-  [965] = 6,
+  [1003] = 6,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(155), 1,
@@ -2598,7 +2696,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
       sym_number,
       sym_arrow,
-  [991] = 6,
+  [1029] = 6,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(155), 1,
@@ -2617,7 +2715,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
       sym_number,
       sym_arrow,
-  [1016] = 6,
+  [1054] = 6,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(155), 1,
@@ -2636,7 +2734,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
       sym_number,
       sym_arrow,
-  [1041] = 6,
+  [1079] = 6,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(155), 1,
@@ -2655,7 +2753,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
       sym_number,
       sym_arrow,
-  [1066] = 6,
+  [1104] = 6,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(155), 1,
@@ -2674,7 +2772,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
       sym_number,
       sym_arrow,
-  [1091] = 6,
+  [1129] = 6,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(155), 1,
@@ -2693,7 +2791,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
       sym_number,
       sym_arrow,
-  [1116] = 6,
+  [1154] = 6,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(155), 1,
@@ -2712,7 +2810,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
       sym_number,
       sym_arrow,
-  [1141] = 8,
+  [1179] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(141), 1,
@@ -2732,7 +2830,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__cell,
       sym_stack,
       aux_sym_board_row_repeat1,
-  [1169] = 8,
+  [1207] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(207), 1,
@@ -2752,7 +2850,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__cell,
       sym_stack,
       aux_sym_board_row_repeat1,
-  [1197] = 3,
+  [1235] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(217), 1,
@@ -2766,7 +2864,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_arrow,
       sym__newline,
-  [1214] = 3,
+  [1252] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(221), 1,
@@ -2780,7 +2878,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_arrow,
       sym__newline,
-  [1231] = 3,
+  [1269] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(225), 1,
@@ -2793,7 +2891,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_arrow,
       sym__newline,
-  [1247] = 7,
+  [1285] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(227), 1,
@@ -2809,7 +2907,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(40), 2,
       sym_legend_entry,
       aux_sym_legend_block_repeat1,
-  [1270] = 2,
+  [1308] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(241), 7,
@@ -2820,7 +2918,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_glossary,
       anon_sym_legend,
       sym__newline,
-  [1283] = 2,
+  [1321] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(243), 7,
@@ -2831,7 +2929,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_glossary,
       anon_sym_legend,
       sym__newline,
-  [1296] = 5,
+  [1334] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(245), 1,
@@ -2845,7 +2943,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_fixed_word,
       sym_empty_cell,
       sym__newline,
-  [1315] = 7,
+  [1353] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(251), 1,
@@ -2861,7 +2959,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(40), 2,
       sym_legend_entry,
       aux_sym_legend_block_repeat1,
-  [1338] = 7,
+  [1376] = 7,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(253), 1,
@@ -2877,7 +2975,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(44), 2,
       sym_legend_entry,
       aux_sym_legend_block_repeat1,
-  [1361] = 5,
+  [1399] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(265), 1,
@@ -2891,7 +2989,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_fixed_word,
       sym_empty_cell,
       sym__newline,
-  [1380] = 3,
+  [1418] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(274), 2,
@@ -2902,7 +3000,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_fixed_word,
       sym_empty_cell,
       sym__newline,
-  [1394] = 3,
+  [1432] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(276), 2,
@@ -2913,7 +3011,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_fixed_word,
       sym_empty_cell,
       sym__newline,
-  [1408] = 4,
+  [1446] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(278), 1,
@@ -2925,7 +3023,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_fixed_word,
       sym_empty_cell,
       sym__newline,
-  [1424] = 3,
+  [1462] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(268), 2,
@@ -2936,7 +3034,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_fixed_word,
       sym_empty_cell,
       sym__newline,
-  [1438] = 5,
+  [1476] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(284), 1,
@@ -2948,7 +3046,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(57), 2,
       sym_palette_entry,
       aux_sym_palette_block_repeat1,
-  [1455] = 3,
+  [1493] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(276), 2,
@@ -2958,7 +3056,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
       sym_fixed_word,
       sym__newline,
-  [1468] = 5,
+  [1506] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(292), 1,
@@ -2970,7 +3068,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(290), 2,
       sym_fixed_word,
       sym_identifier,
-  [1485] = 3,
+  [1523] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(296), 2,
@@ -2980,7 +3078,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
       sym_fixed_word,
       sym__newline,
-  [1498] = 3,
+  [1536] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(300), 2,
@@ -2990,7 +3088,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
       sym_fixed_word,
       sym__newline,
-  [1511] = 5,
+  [1549] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(292), 1,
@@ -3002,7 +3100,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(290), 2,
       sym_fixed_word,
       sym_identifier,
-  [1528] = 5,
+  [1566] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(286), 1,
@@ -3014,7 +3112,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(58), 2,
       sym_palette_entry,
       aux_sym_palette_block_repeat1,
-  [1545] = 5,
+  [1583] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(306), 1,
@@ -3026,7 +3124,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(58), 2,
       sym_palette_entry,
       aux_sym_palette_block_repeat1,
-  [1562] = 3,
+  [1600] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(316), 2,
@@ -3036,7 +3134,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
       sym_fixed_word,
       sym__newline,
-  [1575] = 3,
+  [1613] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(320), 2,
@@ -3046,7 +3144,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RBRACE,
       sym_fixed_word,
       sym__newline,
-  [1588] = 5,
+  [1626] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(322), 1,
@@ -3058,7 +3156,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(61), 2,
       sym_glossary_entry,
       aux_sym_glossary_block_repeat1,
-  [1605] = 5,
+  [1643] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(330), 1,
@@ -3070,7 +3168,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(61), 2,
       sym_glossary_entry,
       aux_sym_glossary_block_repeat1,
-  [1622] = 5,
+  [1660] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(332), 1,
@@ -3082,7 +3180,7 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(62), 2,
       sym_glossary_entry,
       aux_sym_glossary_block_repeat1,
-  [1639] = 5,
+  [1677] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(292), 1,
@@ -3094,7 +3192,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(290), 2,
       sym_fixed_word,
       sym_identifier,
-  [1656] = 5,
+  [1694] = 5,
     ACTIONS(340), 1,
       anon_sym_DQUOTE2,
     ACTIONS(342), 1,
@@ -3105,7 +3203,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_comment,
     STATE(65), 1,
       aux_sym_string_repeat1,
-  [1672] = 5,
+  [1710] = 5,
     ACTIONS(348), 1,
       sym_comment,
     ACTIONS(350), 1,
@@ -3116,7 +3214,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_escape_sequence,
     STATE(65), 1,
       aux_sym_string_repeat1,
-  [1688] = 5,
+  [1726] = 5,
     ACTIONS(348), 1,
       sym_comment,
     ACTIONS(356), 1,
@@ -3127,7 +3225,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_escape_sequence,
     STATE(66), 1,
       aux_sym_string_repeat1,
-  [1704] = 4,
+  [1742] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(364), 1,
@@ -3137,14 +3235,14 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(362), 2,
       sym__next_key,
       sym__next_word,
-  [1718] = 2,
+  [1756] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(366), 3,
       anon_sym_RBRACE,
       sym_word,
       sym__newline,
-  [1727] = 4,
+  [1765] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(368), 1,
@@ -3153,28 +3251,28 @@ static const uint16_t ts_small_parse_table[] = {
       sym__newline,
     STATE(76), 1,
       aux_sym_legend_entry_repeat1,
-  [1740] = 2,
+  [1778] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(372), 3,
       anon_sym_RBRACE,
       sym_word,
       sym__newline,
-  [1749] = 2,
+  [1787] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(374), 3,
       anon_sym_RBRACE,
       sym_word,
       sym__newline,
-  [1758] = 2,
+  [1796] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(376), 3,
       anon_sym_RBRACE,
       sym_word,
       sym__newline,
-  [1767] = 4,
+  [1805] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(368), 1,
@@ -3183,7 +3281,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__newline,
     STATE(77), 1,
       aux_sym_legend_entry_repeat1,
-  [1780] = 4,
+  [1818] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(368), 1,
@@ -3192,7 +3290,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__newline,
     STATE(70), 1,
       aux_sym_legend_entry_repeat1,
-  [1793] = 4,
+  [1831] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(382), 1,
@@ -3201,7 +3299,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__newline,
     STATE(76), 1,
       aux_sym_legend_entry_repeat1,
-  [1806] = 4,
+  [1844] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(368), 1,
@@ -3210,87 +3308,87 @@ static const uint16_t ts_small_parse_table[] = {
       sym__newline,
     STATE(76), 1,
       aux_sym_legend_entry_repeat1,
-  [1819] = 3,
+  [1857] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(389), 1,
       anon_sym_LBRACE,
     STATE(4), 1,
       sym__open,
-  [1829] = 3,
+  [1867] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(389), 1,
       anon_sym_LBRACE,
     STATE(51), 1,
       sym__open,
-  [1839] = 3,
+  [1877] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(245), 1,
       anon_sym_PLUS2,
     STATE(43), 1,
       aux_sym_stack_repeat1,
-  [1849] = 3,
+  [1887] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(391), 1,
       anon_sym_LBRACE,
     STATE(24), 1,
       sym__open,
-  [1859] = 2,
+  [1897] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(393), 2,
       anon_sym_PLUS,
       sym__newline,
-  [1867] = 3,
+  [1905] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(389), 1,
       anon_sym_LBRACE,
     STATE(5), 1,
       sym__open,
-  [1877] = 3,
+  [1915] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(389), 1,
       anon_sym_LBRACE,
     STATE(63), 1,
       sym__open,
-  [1887] = 3,
+  [1925] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(395), 1,
       anon_sym_LBRACE,
     STATE(45), 1,
       sym__open,
-  [1897] = 2,
+  [1935] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(397), 1,
       ts_builtin_sym_end,
-  [1904] = 2,
+  [1942] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(399), 1,
       sym_identifier,
-  [1911] = 2,
+  [1949] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(401), 1,
       sym__newline,
-  [1918] = 2,
+  [1956] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(403), 1,
       sym_identifier,
-  [1925] = 2,
+  [1963] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(405), 1,
       sym__newline,
-  [1932] = 2,
+  [1970] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(407), 1,
@@ -3299,95 +3397,95 @@ static const uint16_t ts_small_parse_table[] = {
 
 static const uint32_t ts_small_parse_table_map[] = {
   [SMALL_STATE(2)] = 0,
-  [SMALL_STATE(3)] = 55,
-  [SMALL_STATE(4)] = 110,
-  [SMALL_STATE(5)] = 165,
-  [SMALL_STATE(6)] = 212,
-  [SMALL_STATE(7)] = 259,
-  [SMALL_STATE(8)] = 294,
-  [SMALL_STATE(9)] = 329,
-  [SMALL_STATE(10)] = 376,
-  [SMALL_STATE(11)] = 410,
-  [SMALL_STATE(12)] = 444,
-  [SMALL_STATE(13)] = 478,
-  [SMALL_STATE(14)] = 512,
-  [SMALL_STATE(15)] = 546,
-  [SMALL_STATE(16)] = 580,
-  [SMALL_STATE(17)] = 614,
-  [SMALL_STATE(18)] = 647,
-  [SMALL_STATE(19)] = 680,
-  [SMALL_STATE(20)] = 710,
-  [SMALL_STATE(21)] = 740,
-  [SMALL_STATE(22)] = 774,
-  [SMALL_STATE(23)] = 808,
-  [SMALL_STATE(24)] = 843,
-  [SMALL_STATE(25)] = 878,
-  [SMALL_STATE(26)] = 913,
-  [SMALL_STATE(27)] = 939,
-  [SMALL_STATE(28)] = 965,
-  [SMALL_STATE(29)] = 991,
-  [SMALL_STATE(30)] = 1016,
-  [SMALL_STATE(31)] = 1041,
-  [SMALL_STATE(32)] = 1066,
-  [SMALL_STATE(33)] = 1091,
-  [SMALL_STATE(34)] = 1116,
-  [SMALL_STATE(35)] = 1141,
-  [SMALL_STATE(36)] = 1169,
-  [SMALL_STATE(37)] = 1197,
-  [SMALL_STATE(38)] = 1214,
-  [SMALL_STATE(39)] = 1231,
-  [SMALL_STATE(40)] = 1247,
-  [SMALL_STATE(41)] = 1270,
-  [SMALL_STATE(42)] = 1283,
-  [SMALL_STATE(43)] = 1296,
-  [SMALL_STATE(44)] = 1315,
-  [SMALL_STATE(45)] = 1338,
-  [SMALL_STATE(46)] = 1361,
-  [SMALL_STATE(47)] = 1380,
-  [SMALL_STATE(48)] = 1394,
-  [SMALL_STATE(49)] = 1408,
-  [SMALL_STATE(50)] = 1424,
-  [SMALL_STATE(51)] = 1438,
-  [SMALL_STATE(52)] = 1455,
-  [SMALL_STATE(53)] = 1468,
-  [SMALL_STATE(54)] = 1485,
-  [SMALL_STATE(55)] = 1498,
-  [SMALL_STATE(56)] = 1511,
-  [SMALL_STATE(57)] = 1528,
-  [SMALL_STATE(58)] = 1545,
-  [SMALL_STATE(59)] = 1562,
-  [SMALL_STATE(60)] = 1575,
-  [SMALL_STATE(61)] = 1588,
-  [SMALL_STATE(62)] = 1605,
-  [SMALL_STATE(63)] = 1622,
-  [SMALL_STATE(64)] = 1639,
-  [SMALL_STATE(65)] = 1656,
-  [SMALL_STATE(66)] = 1672,
-  [SMALL_STATE(67)] = 1688,
-  [SMALL_STATE(68)] = 1704,
-  [SMALL_STATE(69)] = 1718,
-  [SMALL_STATE(70)] = 1727,
-  [SMALL_STATE(71)] = 1740,
-  [SMALL_STATE(72)] = 1749,
-  [SMALL_STATE(73)] = 1758,
-  [SMALL_STATE(74)] = 1767,
-  [SMALL_STATE(75)] = 1780,
-  [SMALL_STATE(76)] = 1793,
-  [SMALL_STATE(77)] = 1806,
-  [SMALL_STATE(78)] = 1819,
-  [SMALL_STATE(79)] = 1829,
-  [SMALL_STATE(80)] = 1839,
-  [SMALL_STATE(81)] = 1849,
-  [SMALL_STATE(82)] = 1859,
-  [SMALL_STATE(83)] = 1867,
-  [SMALL_STATE(84)] = 1877,
-  [SMALL_STATE(85)] = 1887,
-  [SMALL_STATE(86)] = 1897,
-  [SMALL_STATE(87)] = 1904,
-  [SMALL_STATE(88)] = 1911,
-  [SMALL_STATE(89)] = 1918,
-  [SMALL_STATE(90)] = 1925,
-  [SMALL_STATE(91)] = 1932,
+  [SMALL_STATE(3)] = 57,
+  [SMALL_STATE(4)] = 114,
+  [SMALL_STATE(5)] = 171,
+  [SMALL_STATE(6)] = 220,
+  [SMALL_STATE(7)] = 269,
+  [SMALL_STATE(8)] = 306,
+  [SMALL_STATE(9)] = 343,
+  [SMALL_STATE(10)] = 392,
+  [SMALL_STATE(11)] = 428,
+  [SMALL_STATE(12)] = 464,
+  [SMALL_STATE(13)] = 500,
+  [SMALL_STATE(14)] = 536,
+  [SMALL_STATE(15)] = 572,
+  [SMALL_STATE(16)] = 608,
+  [SMALL_STATE(17)] = 644,
+  [SMALL_STATE(18)] = 679,
+  [SMALL_STATE(19)] = 714,
+  [SMALL_STATE(20)] = 746,
+  [SMALL_STATE(21)] = 778,
+  [SMALL_STATE(22)] = 812,
+  [SMALL_STATE(23)] = 846,
+  [SMALL_STATE(24)] = 881,
+  [SMALL_STATE(25)] = 916,
+  [SMALL_STATE(26)] = 951,
+  [SMALL_STATE(27)] = 977,
+  [SMALL_STATE(28)] = 1003,
+  [SMALL_STATE(29)] = 1029,
+  [SMALL_STATE(30)] = 1054,
+  [SMALL_STATE(31)] = 1079,
+  [SMALL_STATE(32)] = 1104,
+  [SMALL_STATE(33)] = 1129,
+  [SMALL_STATE(34)] = 1154,
+  [SMALL_STATE(35)] = 1179,
+  [SMALL_STATE(36)] = 1207,
+  [SMALL_STATE(37)] = 1235,
+  [SMALL_STATE(38)] = 1252,
+  [SMALL_STATE(39)] = 1269,
+  [SMALL_STATE(40)] = 1285,
+  [SMALL_STATE(41)] = 1308,
+  [SMALL_STATE(42)] = 1321,
+  [SMALL_STATE(43)] = 1334,
+  [SMALL_STATE(44)] = 1353,
+  [SMALL_STATE(45)] = 1376,
+  [SMALL_STATE(46)] = 1399,
+  [SMALL_STATE(47)] = 1418,
+  [SMALL_STATE(48)] = 1432,
+  [SMALL_STATE(49)] = 1446,
+  [SMALL_STATE(50)] = 1462,
+  [SMALL_STATE(51)] = 1476,
+  [SMALL_STATE(52)] = 1493,
+  [SMALL_STATE(53)] = 1506,
+  [SMALL_STATE(54)] = 1523,
+  [SMALL_STATE(55)] = 1536,
+  [SMALL_STATE(56)] = 1549,
+  [SMALL_STATE(57)] = 1566,
+  [SMALL_STATE(58)] = 1583,
+  [SMALL_STATE(59)] = 1600,
+  [SMALL_STATE(60)] = 1613,
+  [SMALL_STATE(61)] = 1626,
+  [SMALL_STATE(62)] = 1643,
+  [SMALL_STATE(63)] = 1660,
+  [SMALL_STATE(64)] = 1677,
+  [SMALL_STATE(65)] = 1694,
+  [SMALL_STATE(66)] = 1710,
+  [SMALL_STATE(67)] = 1726,
+  [SMALL_STATE(68)] = 1742,
+  [SMALL_STATE(69)] = 1756,
+  [SMALL_STATE(70)] = 1765,
+  [SMALL_STATE(71)] = 1778,
+  [SMALL_STATE(72)] = 1787,
+  [SMALL_STATE(73)] = 1796,
+  [SMALL_STATE(74)] = 1805,
+  [SMALL_STATE(75)] = 1818,
+  [SMALL_STATE(76)] = 1831,
+  [SMALL_STATE(77)] = 1844,
+  [SMALL_STATE(78)] = 1857,
+  [SMALL_STATE(79)] = 1867,
+  [SMALL_STATE(80)] = 1877,
+  [SMALL_STATE(81)] = 1887,
+  [SMALL_STATE(82)] = 1897,
+  [SMALL_STATE(83)] = 1905,
+  [SMALL_STATE(84)] = 1915,
+  [SMALL_STATE(85)] = 1925,
+  [SMALL_STATE(86)] = 1935,
+  [SMALL_STATE(87)] = 1942,
+  [SMALL_STATE(88)] = 1949,
+  [SMALL_STATE(89)] = 1956,
+  [SMALL_STATE(90)] = 1963,
+  [SMALL_STATE(91)] = 1970,
 };
 
 static const TSParseActionEntry ts_parse_actions[] = {

@@ -1,0 +1,149 @@
+//! `render`: SVG snapshots of every conformance and bundled level at reset
+//! (and after its recorded solution), PNG and GIF rasters decoded and
+//! checked, and the same bytes on every run.
+
+use miau::compile::{SourceKind, compile};
+use miau::model::Pack;
+use std::path::{Path, PathBuf};
+
+fn sources() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in ["tests/conformance", "packs"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "miau"))
+            .collect();
+        files.sort();
+        out.extend(files);
+    }
+    out
+}
+
+fn pack(path: &Path) -> Pack {
+    let text = std::fs::read_to_string(path).unwrap();
+    compile(&text, SourceKind::Miau)
+        .pack
+        .unwrap_or_else(|| panic!("{} compiles", path.display()))
+}
+
+/// The SVG with each embedded Twemoji picture's path data left out: the
+/// snapshot shows which glyph each symbol is (its `data-glyph`), and the
+/// pictures themselves are the bundled set's, checked by `glyphs_are_twemoji`.
+fn readable(svg: &str) -> String {
+    let mut out = String::new();
+    let mut rest = svg;
+    while let Some(i) = rest.find("<symbol") {
+        let open_end = i + rest[i..].find('>').unwrap() + 1;
+        out.push_str(&rest[..open_end]);
+        let close = rest[open_end..].find("</symbol>").unwrap() + open_end;
+        out.push_str("[Twemoji picture]");
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn name(path: &Path) -> String {
+    let dir = path.parent().unwrap().file_name().unwrap().to_string_lossy().to_string();
+    format!("{dir}-{}", path.file_stem().unwrap().to_string_lossy())
+}
+
+#[test]
+fn every_level_at_reset_and_after_its_solution() {
+    let mut count = 0;
+    for path in sources() {
+        let pack = pack(&path);
+        for level in &pack.levels {
+            let (svg, stop) = miau::render::level_svg(&pack, level, "");
+            assert!(stop.is_none());
+            insta::assert_snapshot!(format!("{}__{}", name(&path), level.id.text), readable(&svg));
+            if let Some(sol) = &level.check.solution {
+                let (svg, stop) = miau::render::level_svg(&pack, level, &sol.text);
+                assert!(stop.is_none(), "{} {}: {stop:?}", path.display(), level.id.text);
+                assert!(svg.contains("won in"), "{}: the solution wins", level.id.text);
+                insta::assert_snapshot!(
+                    format!("{}__{}__solved", name(&path), level.id.text),
+                    readable(&svg)
+                );
+            }
+            count += 1;
+        }
+    }
+    assert!(count >= 80, "every level was drawn ({count})");
+}
+
+#[test]
+fn glyphs_are_twemoji_and_bytes_repeat() {
+    let pack = pack(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/packs/crate-works.miau")));
+    let level = pack.level("door-stop").unwrap();
+    let (a, _) = miau::render::level_svg(&pack, level, "LURR");
+    let (b, _) = miau::render::level_svg(&pack, level, "LURR");
+    assert_eq!(a, b);
+    let cat = miau::render::glyph::twemoji_body("🐈", "e0-").unwrap();
+    assert!(
+        a.replace('\n', "").contains(&cat.replace('\n', "")),
+        "the cat is the bundled Twemoji picture"
+    );
+    assert_eq!(
+        miau::render::raster::png(&a).unwrap(),
+        miau::render::raster::png(&b).unwrap()
+    );
+}
+
+fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut dec = png::Decoder::new(std::io::Cursor::new(bytes));
+    dec.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// Distinct colours in RGBA pixels: a blank picture has one.
+fn colours(rgba: &[u8]) -> usize {
+    let mut c: Vec<&[u8]> = rgba.chunks(4).collect();
+    c.sort();
+    c.dedup();
+    c.len()
+}
+
+#[test]
+fn png_decodes_at_the_svg_size_and_is_not_blank() {
+    let pack = pack(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/packs/crate-works.miau")));
+    let level = pack.level("door-stop").unwrap();
+    let (svg, _) = miau::render::level_svg(&pack, level, "");
+    let bytes = miau::render::raster::png(&svg).unwrap();
+    let (w, h, px) = decode_png(&bytes);
+    assert!(svg.contains(&format!("width=\"{w}\" height=\"{h}\"")));
+    assert!(colours(&px) > 50, "{} colours", colours(&px));
+    // The cat's cell holds Twemoji's orange, not only the floor.
+    let g = miau::engine::Game::new(level);
+    assert!(g.width > 0);
+}
+
+#[test]
+fn gif_has_one_frame_per_turn_plus_reset() {
+    let pack = pack(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/packs/crate-works.miau")));
+    let level = pack.level("door-stop").unwrap();
+    let route = level.check.solution.as_ref().unwrap().text.clone();
+    let (svgs, stop) = miau::render::route_svgs(&pack, level, &route);
+    assert!(stop.is_none());
+    let bytes = miau::render::raster::gif(&svgs, 40).unwrap();
+    assert_eq!(bytes, miau::render::raster::gif(&svgs, 40).unwrap(), "same bytes twice");
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::RGBA);
+    let mut dec = opts.read_info(std::io::Cursor::new(&bytes)).unwrap();
+    let (w, h) = (dec.width(), dec.height());
+    let mut frames = Vec::new();
+    while let Some(f) = dec.read_next_frame().unwrap() {
+        assert_eq!((f.width, f.height), (w, h));
+        frames.push(f.buffer.to_vec());
+    }
+    assert_eq!(frames.len(), route.len() + 1);
+    for f in &frames {
+        assert!(colours(f) > 20);
+    }
+    assert_ne!(frames[0], frames[1], "the first turn changes the picture");
+}
