@@ -124,13 +124,24 @@ fn flags(level: &Level) -> String {
     out.join(", ")
 }
 
-/// The necessity claims `check` proves, one per statement.
+/// The necessity claims `check` proves, one per statement: rules every win
+/// forms, rules every win breaks, and whether every win loses a word.
 fn proofs(level: &Level) -> String {
-    level
-        .check
+    let meta = &level.check;
+    let form = meta
         .must_form
         .iter()
-        .map(|r| format!("must form `{}`", r.text))
+        .map(|r| format!("must form `{}`", r.text));
+    let break_ = meta
+        .must_break
+        .iter()
+        .map(|r| format!("must break `{}`", r.text));
+    let lose = meta
+        .must_lose_word
+        .iter()
+        .map(|_| "must lose a word".to_string());
+    form.chain(break_)
+        .chain(lose)
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -177,6 +188,8 @@ level one {
   solution   "RR"
   steps      2
   must-form  "FLAG IS WIN"
+  must-break "MIAU IS YOU"
+  must-lose-word
   allow      M403 "The walk is the lesson."
   allow      skippable "Nothing to break."
   board {
@@ -208,7 +221,7 @@ level two {
         );
         assert_eq!(
             lines[2],
-            "| 🔧 Pipes \\| wires | `one` | First \\| last | required | `MIAU`, `FLAG`, walking | 2 | bypass, skippable | must form `FLAG IS WIN` |"
+            "| 🔧 Pipes \\| wires | `one` | First \\| last | required | `MIAU`, `FLAG`, walking | 2 | bypass, skippable | must form `FLAG IS WIN`, must break `MIAU IS YOU`, must lose a word |"
         );
         // A level that says nothing more than its title still has all eight cells.
         assert_eq!(

@@ -57,11 +57,21 @@ impl NounSet {
     }
 }
 
+/// Names longer than this are never compared letter by letter: no word is
+/// that long, and a 40 KB board word against a 40 KB property would need
+/// a 40,000 × 40,000 table.
+const MAX_COMPARED: usize = 64;
+
 /// Edit distance with adjacent transpositions (optimal string alignment), so
-/// STPO is one edit from STOP.
+/// STPO is one edit from STOP. Exact up to 2 (all did-you-mean needs): for
+/// lengths more than 2 apart, or a name over 64 characters, the result is
+/// just some number above 2.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
+    let a: Vec<char> = a.chars().take(MAX_COMPARED + 1).collect();
+    let b: Vec<char> = b.chars().take(MAX_COMPARED + 1).collect();
+    if a.len().abs_diff(b.len()) > 2 || a.len() > MAX_COMPARED || b.len() > MAX_COMPARED {
+        return 3 + a.len().abs_diff(b.len());
+    }
     let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
