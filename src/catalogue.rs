@@ -235,7 +235,7 @@ level two {
     fn the_document_sums_each_pack_and_is_deterministic() {
         let p = pack(WORLD);
         let q = pack(
-            "pack plain {\n  name \"Plain\"\n  version \"1.0.0\"\n  engine 1\n}\n\nlevel a {\n  title \"A\"\n  steps 5\n  board {\n    MIAU IS YOU\n    m . .\n  }\n}\n",
+            "pack plain {\n  name \"Plain\"\n  version \"1.0.0\"\n  engine 1\n}\n\nlevel aa {\n  title \"A\"\n  steps 5\n  board {\n    MIAU IS YOU\n    m . .\n  }\n}\n",
         );
         let entries = [
             Entry {
@@ -253,7 +253,7 @@ level two {
             doc.contains("| 🔧 Pipes \\| wires | `packs/w.miau` | 2 | 2 | Everything flows. |\n")
         );
         assert!(doc.contains("| Plain | `packs/plain.miau` | 1 | 5 |  |\n"));
-        assert!(doc.contains("| Plain | `a` | A |  |  | 5 |  |  |\n"));
+        assert!(doc.contains("| Plain | `aa` | A |  |  | 5 |  |  |\n"));
         assert_eq!(doc, document(&entries, "miauc catalogue packs"));
     }
 }
