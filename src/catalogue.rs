@@ -124,13 +124,24 @@ fn flags(level: &Level) -> String {
     out.join(", ")
 }
 
-/// The necessity claims `check` proves, one per statement.
+/// The necessity claims `check` proves, one per statement: rules every win
+/// forms, rules every win breaks, and whether every win loses a word.
 fn proofs(level: &Level) -> String {
-    level
-        .check
+    let meta = &level.check;
+    let form = meta
         .must_form
         .iter()
-        .map(|r| format!("must form `{}`", r.text))
+        .map(|r| format!("must form `{}`", r.text));
+    let break_ = meta
+        .must_break
+        .iter()
+        .map(|r| format!("must break `{}`", r.text));
+    let lose = meta
+        .must_lose_word
+        .iter()
+        .map(|_| "must lose a word".to_string());
+    form.chain(break_)
+        .chain(lose)
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -177,6 +188,8 @@ level one {
   solution   "RR"
   steps      2
   must-form  "FLAG IS WIN"
+  must-break "MIAU IS YOU"
+  must-lose-word
   allow      M403 "The walk is the lesson."
   allow      skippable "Nothing to break."
   board {
@@ -208,7 +221,7 @@ level two {
         );
         assert_eq!(
             lines[2],
-            "| 🔧 Pipes \\| wires | `one` | First \\| last | required | `MIAU`, `FLAG`, walking | 2 | bypass, skippable | must form `FLAG IS WIN` |"
+            "| 🔧 Pipes \\| wires | `one` | First \\| last | required | `MIAU`, `FLAG`, walking | 2 | bypass, skippable | must form `FLAG IS WIN`, must break `MIAU IS YOU`, must lose a word |"
         );
         // A level that says nothing more than its title still has all eight cells.
         assert_eq!(
@@ -222,7 +235,7 @@ level two {
     fn the_document_sums_each_pack_and_is_deterministic() {
         let p = pack(WORLD);
         let q = pack(
-            "pack plain {\n  name \"Plain\"\n  version \"1.0.0\"\n  engine 1\n}\n\nlevel a {\n  title \"A\"\n  steps 5\n  board {\n    MIAU IS YOU\n    m . .\n  }\n}\n",
+            "pack plain {\n  name \"Plain\"\n  version \"1.0.0\"\n  engine 1\n}\n\nlevel aa {\n  title \"A\"\n  steps 5\n  board {\n    MIAU IS YOU\n    m . .\n  }\n}\n",
         );
         let entries = [
             Entry {
@@ -240,7 +253,7 @@ level two {
             doc.contains("| 🔧 Pipes \\| wires | `packs/w.miau` | 2 | 2 | Everything flows. |\n")
         );
         assert!(doc.contains("| Plain | `packs/plain.miau` | 1 | 5 |  |\n"));
-        assert!(doc.contains("| Plain | `a` | A |  |  | 5 |  |  |\n"));
+        assert!(doc.contains("| Plain | `aa` | A |  |  | 5 |  |  |\n"));
         assert_eq!(doc, document(&entries, "miauc catalogue packs"));
     }
 }

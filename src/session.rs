@@ -358,6 +358,48 @@ pub fn word_class(game: &Game, text: &str) -> Class {
     game.tok(text).map_or(Class::Noun, |t| game.vocab.class(t))
 }
 
+/// `text` with level `level_id`'s `solution` set to `route`, formatted: the
+/// statement is replaced when there is one, else added after the header.
+/// Errors when the text does not parse or has no such level.
+pub fn record_solution(text: &str, level_id: &str, route: &str) -> Result<String, String> {
+    use crate::syntax::ast::{Item, LevelStmtKind};
+    let (file, diags) = crate::syntax::parse(text);
+    if diags
+        .iter()
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
+        return Err("the file has syntax errors; fix them before saving a route".to_string());
+    }
+    let level = file
+        .items
+        .iter()
+        .find_map(|i| match i {
+            Item::Level(l) if l.id.text == level_id => Some(l),
+            _ => None,
+        })
+        .ok_or_else(|| format!("the file has no level {level_id}"))?;
+    let quoted = format!("\"{route}\"");
+    let mut out = String::with_capacity(text.len() + route.len() + 16);
+    match level.stmts.iter().find_map(|s| match &s.kind {
+        LevelStmtKind::Solution(v) => Some(v.span),
+        _ => None,
+    }) {
+        Some(span) => {
+            out.push_str(&text[..span.start as usize]);
+            out.push_str(&quoted);
+            out.push_str(&text[span.end as usize..]);
+        }
+        None => {
+            let at = level.block.header.end as usize;
+            out.push_str(&text[..at]);
+            out.push_str("\n  solution ");
+            out.push_str(&quoted);
+            out.push_str(&text[at..]);
+        }
+    }
+    crate::fmt::format(&out).map_err(|_| "the edited file did not format".to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -418,46 +460,4 @@ mod tests {
         );
         assert_eq!(s.turns(), 0);
     }
-}
-
-/// `text` with level `level_id`'s `solution` set to `route`, formatted: the
-/// statement is replaced when there is one, else added after the header.
-/// Errors when the text does not parse or has no such level.
-pub fn record_solution(text: &str, level_id: &str, route: &str) -> Result<String, String> {
-    use crate::syntax::ast::{Item, LevelStmtKind};
-    let (file, diags) = crate::syntax::parse(text);
-    if diags
-        .iter()
-        .any(|d| d.severity == crate::diag::Severity::Error)
-    {
-        return Err("the file has syntax errors; fix them before saving a route".to_string());
-    }
-    let level = file
-        .items
-        .iter()
-        .find_map(|i| match i {
-            Item::Level(l) if l.id.text == level_id => Some(l),
-            _ => None,
-        })
-        .ok_or_else(|| format!("the file has no level {level_id}"))?;
-    let quoted = format!("\"{route}\"");
-    let mut out = String::with_capacity(text.len() + route.len() + 16);
-    match level.stmts.iter().find_map(|s| match &s.kind {
-        LevelStmtKind::Solution(v) => Some(v.span),
-        _ => None,
-    }) {
-        Some(span) => {
-            out.push_str(&text[..span.start as usize]);
-            out.push_str(&quoted);
-            out.push_str(&text[span.end as usize..]);
-        }
-        None => {
-            let at = level.block.header.end as usize;
-            out.push_str(&text[..at]);
-            out.push_str("\n  solution ");
-            out.push_str(&quoted);
-            out.push_str(&text[at..]);
-        }
-    }
-    crate::fmt::format(&out).map_err(|_| "the edited file did not format".to_string())
 }

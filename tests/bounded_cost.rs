@@ -174,3 +174,18 @@ fn a_board_of_look_alike_cells_is_one_diagnostic_with_one_board_wide_fix() {
     let edits: usize = m109[0].fixes.iter().map(|f| f.edits.len()).sum();
     assert!(edits <= 64 * 64 + 2, "{edits} edits");
 }
+
+#[test]
+fn did_you_mean_on_huge_words_is_cheap() {
+    use miau::analysis::words::did_you_mean;
+    use miau::suggest::suggest;
+    let (a, b) = ("A".repeat(40_000) + "B", "A".repeat(40_000) + "C");
+    // A full table would be 40,001² entries (12 GB); names that long are
+    // never a typo of each other.
+    assert!(suggest(&a, &[b.as_str()]).is_empty());
+    assert!(did_you_mean(&a, [b.as_str()]).is_empty());
+    // A long candidate against a short word is skipped on length alone.
+    assert!(suggest("STOP", &[a.as_str()]).is_empty());
+    assert_eq!(suggest("STPO", &["STOP", "WIN"]), ["STOP"]);
+    assert_eq!(did_you_mean("STPO", ["STOP", "WIN"]), ["STOP"]);
+}

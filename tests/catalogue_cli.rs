@@ -31,7 +31,7 @@ fn packs_readme_is_the_catalogue_of_the_bundled_packs() {
             .lines()
             .zip(out.lines())
             .find(|(a, b)| a != b)
-            .or_else(|| Some(("(length differs)", "")))
+            .or(Some(("(length differs)", "")))
     );
 }
 

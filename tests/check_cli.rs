@@ -212,7 +212,7 @@ fn solve_reports_unsolved_and_limit_and_constraints() {
     // A wall-clock timeout is a limit too, named as such.
     let (code, out, _) = miauc(&[
         "solve",
-        "packs/crate-works.miau",
+        "packs/machine-room.miau",
         "--level",
         "short-one-crate",
         "--timeout",

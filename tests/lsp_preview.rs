@@ -125,7 +125,7 @@ impl Drop for Server {
 fn level_and_step_play_the_rust_engine() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/packs/crate-works.miau"
+        "/tests/fixtures/play/crate-works-drafts.miau"
     ))
     .unwrap();
     let mut s = Server::start();

@@ -10,7 +10,7 @@ use ratatui::backend::TestBackend;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const CRATE_WORKS: &str = include_str!("../packs/crate-works.miau");
+const CRATE_WORKS: &str = include_str!("fixtures/play/crate-works-drafts.miau");
 
 fn app(ascii: bool) -> App {
     let pack = compile(CRATE_WORKS, SourceKind::Miau).pack.unwrap();

@@ -96,7 +96,7 @@ fn every_level_at_reset_and_after_its_solution() {
 fn glyphs_are_twemoji_and_bytes_repeat() {
     let pack = pack(Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/packs/crate-works.miau"
+        "/tests/fixtures/play/crate-works-drafts.miau"
     )));
     let level = pack.level("door-stop").unwrap();
     let (a, _) = miau::render::level_svg(&pack, level, "LURR");
@@ -135,7 +135,7 @@ fn colours(rgba: &[u8]) -> usize {
 fn png_decodes_at_the_svg_size_and_is_not_blank() {
     let pack = pack(Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/packs/crate-works.miau"
+        "/tests/fixtures/play/crate-works-drafts.miau"
     )));
     let level = pack.level("door-stop").unwrap();
     let (svg, _) = miau::render::level_svg(&pack, level, "");
@@ -152,7 +152,7 @@ fn png_decodes_at_the_svg_size_and_is_not_blank() {
 fn gif_has_one_frame_per_turn_plus_reset() {
     let pack = pack(Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/packs/crate-works.miau"
+        "/tests/fixtures/play/crate-works-drafts.miau"
     )));
     let level = pack.level("door-stop").unwrap();
     let route = level.check.solution.as_ref().unwrap().text.clone();

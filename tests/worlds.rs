@@ -390,18 +390,23 @@ fn tidewater_checks_clean() {
     assert_clean(TIDEWATER, TIDEWATER_TABLE);
 }
 
-/// Forbidding each declared rule leaves the level unsolvable: the proofs the
-/// check runs, seen through `solve --forbid`.
+/// Forbidding each `must-form` rule, or keeping each `must-break` rule, leaves
+/// the level unsolvable: the proofs the check runs, seen through `solve`.
 #[test]
-fn necessity_claims_hold_under_forbid() {
+fn necessity_claims_hold_under_forbid_and_keep() {
     for (path, table) in [
         (CRATE_WORKS, CRATE_WORKS_TABLE),
         (TIDEWATER, TIDEWATER_TABLE),
     ] {
         for row in table {
-            for rule in row.must_form {
-                let (code, out, _) = miauc(&["solve", path, "--level", row.id, "--forbid", rule]);
-                assert_eq!(code, 1, "{}: {out}", row.id);
+            let claims = row
+                .must_form
+                .iter()
+                .map(|r| ("--forbid", *r))
+                .chain(row.must_break.iter().map(|r| ("--keep", *r)));
+            for (flag, rule) in claims {
+                let (code, out, _) = miauc(&["solve", path, "--level", row.id, flag, rule]);
+                assert_eq!(code, 1, "{} {flag} {rule}: {out}", row.id);
                 assert_eq!(field(&out, "result"), Some("unsolved"), "{}: {out}", row.id);
             }
         }

@@ -270,9 +270,9 @@ impl<'a> Scene<'a> {
         let s = &snap.state;
         let (width, height) = self.size(snap, opts);
         let mut out = String::new();
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"{FONT}\">\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"{FONT}\">"
         );
         out.push_str("<desc>Miau Is True board. Emoji graphics: Twemoji, CC-BY 4.0.</desc>");
 
