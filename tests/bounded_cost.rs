@@ -19,7 +19,7 @@ const HEADER: &str =
 fn pass(text: &str) -> (usize, usize) {
     let compiled = analyse(text, SourceKind::Miau);
     let file = SourceFile::new("x.miau", text);
-    let human = render::human(&file, &compiled.diagnostics, false);
+    let human = render::human(&file, &compiled.diagnostics, render::Style::default());
     let json: usize = compiled
         .diagnostics
         .iter()

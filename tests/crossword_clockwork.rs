@@ -289,7 +289,7 @@ fn clockwork_routes_are_shortest_and_win_by_the_lesson() {
 /// The whole check, proofs included, passes with warnings denied, and each
 /// level's flags are only those its author allowed.
 fn assert_clean(path: &str, ids: &[&str], allowed_flags: &[&str]) {
-    let (code, out, err) = miauc(&["check", path, "--deny", "warnings"]);
+    let (code, out, err) = miauc(&["check", path, "--deny", "warnings", "--verbose"]);
     assert_eq!(code, 0, "{out}{err}");
     for id in ids {
         let line = format!("level {id}: solved in ");

@@ -371,7 +371,7 @@ fn tidewater_routes_replay_and_are_shortest() {
 
 /// The whole check, proofs included, passes with warnings denied.
 fn assert_clean(path: &str, table: &[Row]) {
-    let (code, out, err) = miauc(&["check", path, "--deny", "warnings"]);
+    let (code, out, err) = miauc(&["check", path, "--deny", "warnings", "--verbose"]);
     assert_eq!(code, 0, "{out}{err}");
     for row in table {
         let line = format!("level {}: solved in ", row.id);

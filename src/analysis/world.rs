@@ -48,27 +48,40 @@ fn world_bar(pack: &Pack, out: &mut Vec<Diagnostic>) {
             ),
         ));
     }
-    for l in &pack.levels {
+    for (i, l) in pack.levels.iter().enumerate() {
         let id = &l.id.text;
+        // Each message with the pack-model field it asks for: `check --fix`
+        // and the editor pick the ones a recorded route settles by field.
         let mut missing = Vec::new();
         if l.category.is_none() {
-            missing.push(format!("Level {id} has no category."));
+            missing.push(("category", format!("Level {id} has no category.")));
         }
         if l.introduces.is_empty() {
-            missing.push(format!("Level {id} doesn't say what it introduces."));
+            missing.push((
+                "introduces",
+                format!("Level {id} doesn't say what it introduces."),
+            ));
         }
         if l.check.solution.is_none() {
-            missing.push(format!(
-                "Level {id} records no solution; record the solver's route so check can replay it."
+            missing.push((
+                "solution",
+                format!(
+                    "Level {id} records no solution; record the solver's route so check can replay it."
+                ),
             ));
         }
         if l.check.steps.is_none() {
-            missing.push(format!(
-                "Level {id} records no steps; record the length of the shortest route."
+            missing.push((
+                "steps",
+                format!("Level {id} records no steps; record the length of the shortest route."),
             ));
         }
-        for m in missing {
-            out.push(Diagnostic::new("M337", l.span, m).with_level(id.clone()));
+        for (field, m) in missing {
+            out.push(
+                Diagnostic::new("M337", l.span, m)
+                    .with_level(id.clone())
+                    .with_path(format!("levels[{i}].{field}")),
+            );
         }
     }
 }

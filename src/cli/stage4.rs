@@ -773,9 +773,10 @@ fn fixed_by_record(d: &Diagnostic, fixed: &[String]) -> bool {
     fixed.iter().any(|f| f == level)
         && match d.code() {
             "M410" | "M411" => true,
-            "M337" => {
-                d.message.contains("records no solution") || d.message.contains("records no steps")
-            }
+            "M337" => d
+                .path
+                .as_deref()
+                .is_some_and(|p| p.ends_with(".solution") || p.ends_with(".steps")),
             _ => false,
         }
 }
