@@ -526,3 +526,43 @@ fn check_fix_records_the_solvers_routes() {
     assert!(!out.contains("M410") && !out.contains("M411"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// In a world, M337 asks for each missing field on its own: `--fix` settles
+/// the solution and steps it records and leaves the category to the author.
+#[test]
+fn check_fix_settles_only_the_fields_it_writes() {
+    let dir = std::env::temp_dir().join(format!("miau-check-fix-world-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("world.miau");
+    let src = "pack wfix {\n  name    \"W\"\n  version \"1.0.0\"\n  engine  1\n  rules   2\n  world   glyph \"🌊\" tagline \"T.\" accent sink\n}\n\nlevel walk {\n  title      \"Walk\"\n  introduces WIN\n  board {\n    MIAU IS YOU . . . FLAG IS WIN\n    .    .  .   . . . .    .  .\n    @    .  .   . . . f    .  .\n  }\n}\n";
+    std::fs::write(&path, src).unwrap();
+    let p = path.to_str().unwrap();
+    let m337 = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.contains("\"M337\""))
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["path"].as_str().unwrap_or("").to_string()
+            })
+            .collect()
+    };
+    let (_, before, _) = miauc(&["check", p, "--format", "json"]);
+    assert_eq!(
+        m337(&before),
+        [
+            "levels[0].category",
+            "levels[0].solution",
+            "levels[0].steps"
+        ],
+        "{before}"
+    );
+    let (_, fixed, err) = miauc(&["check", p, "--fix", "--format", "json"]);
+    assert!(
+        err.contains("recorded the solution of 1 level (walk)"),
+        "{err}"
+    );
+    assert_eq!(m337(&fixed), ["levels[0].category"], "{fixed}");
+    let (_, after, _) = miauc(&["check", p, "--format", "json"]);
+    assert_eq!(m337(&after), ["levels[0].category"], "{after}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
