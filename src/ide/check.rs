@@ -18,6 +18,9 @@ pub struct CheckOutcome {
     pub summary: String,
     /// Stage 4 diagnostics of this level.
     pub diagnostics: Vec<Diagnostic>,
+    /// The solver's shortest route, when it found one (what "Record
+    /// solution" writes).
+    pub route: Option<String>,
 }
 
 /// Check the level `id`: `None` when there is no such level. Setting `cancel`
@@ -48,6 +51,7 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
             passed: false,
             summary: "not checked: the level has errors".into(),
             diagnostics: vec![Diagnostic::new("M416", header, msg).with_level(id)],
+            route: None,
         });
     }
     let pack = a.pack()?;
@@ -77,6 +81,7 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
         passed: failing.is_empty(),
         summary,
         diagnostics: report.diagnostics,
+        route: report.route,
     })
 }
 

@@ -25,9 +25,9 @@ pub use complete::{Completion, CompletionKind, completions};
 pub use hover::{HoverInfo, hover, hover_with_checks};
 pub use nav::{definition, references, rename, rename_range};
 pub use outline::{
-    CodeAction, CodeLens, FoldingRange, InlayHint, SemanticToken, Symbol, SymbolKind, TokenKind,
-    code_actions, code_lenses, document_symbols, folding_ranges, format, inlay_hints,
-    semantic_tokens,
+    CodeAction, CodeLens, FoldingRange, InlayHint, RecordAction, SemanticToken, Symbol, SymbolKind,
+    TokenKind, code_actions, code_lenses, document_symbols, folding_ranges, format, inlay_hints,
+    placeholder, record_action, semantic_tokens,
 };
 pub use preview::{MAX_ROUTE, Preview, parse_action, preview};
 

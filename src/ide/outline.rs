@@ -409,7 +409,82 @@ pub fn code_actions(a: &Analysis, range: Span) -> Vec<CodeAction> {
             out.extend(declare_waiting(a, k));
         }
     }
+    // Two diagnostics can offer the same fix (M337's missing solution and
+    // missing steps both offer one "Allow"): the editor lists it once.
+    let mut seen: Vec<(String, Vec<TextEdit>)> = Vec::new();
+    out.retain(|act| {
+        let key = (act.title.clone(), act.edits.clone());
+        let fresh = !seen.contains(&key);
+        if fresh {
+            seen.push(key);
+        }
+        fresh
+    });
     out
+}
+
+/// Where the author still has to type in a fix's edits: the byte range,
+/// inside edit `.0`'s `new_text`, of the reason placeholder the "Allow"
+/// fix writes, for the editor to select after applying the fix.
+pub fn placeholder(act: &CodeAction) -> Option<(usize, std::ops::Range<usize>)> {
+    let quoted = format!("\"{}\"", crate::analysis::allow::REASON_PLACEHOLDER);
+    act.edits.iter().enumerate().find_map(|(i, e)| {
+        let at = e.new_text.find(&quoted)? + 1;
+        Some((i, at..at + crate::analysis::allow::REASON_PLACEHOLDER.len()))
+    })
+}
+
+/// The editor's "Record solution DRRRRRRRU (9 steps)" for level `id`, once
+/// a check found `route`: the same edit as `miauc check --fix`, as one
+/// replacement of the document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordAction {
+    /// "Record solution DRRRRRRRU (9 steps)".
+    pub title: String,
+    /// The one edit.
+    pub edit: TextEdit,
+    /// The diagnostics of [`Analysis::diagnostics`] it settles (M337's
+    /// missing solution or steps).
+    pub settles: Vec<usize>,
+}
+
+/// The "Record solution" action of level `id` for `route`, or `None` when
+/// the level already records that route and its length.
+pub fn record_action(a: &Analysis, id: &str, route: &str) -> Option<RecordAction> {
+    let route = route.to_uppercase();
+    let new = crate::record::record(
+        a.text(),
+        &[crate::record::Record {
+            level: id.to_string(),
+            route: route.clone(),
+        }],
+    )?;
+    let (start, end, text) = crate::record::minimal_edit(a.text(), &new);
+    let steps = route.chars().filter(|c| !c.is_whitespace()).count();
+    let settles = a
+        .diagnostics()
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| {
+            d.level.as_deref() == Some(id)
+                && d.code() == "M337"
+                && d.path
+                    .as_deref()
+                    .is_some_and(|p| p.ends_with(".solution") || p.ends_with(".steps"))
+        })
+        .map(|(k, _)| k)
+        .collect();
+    Some(RecordAction {
+        title: format!(
+            "Record solution {route} ({steps} step{})",
+            if steps == 1 { "" } else { "s" }
+        ),
+        edit: TextEdit {
+            span: Span::new(start, end),
+            new_text: text,
+        },
+        settles,
+    })
 }
 
 /// Where a new statement of level `li` goes (the line after its header) and its indentation.

@@ -40,6 +40,7 @@ pub const COMMANDS: &[&str] = &[
     "miau.checkPack",
     "miau.replaySolution",
     "miau.cancelCheck",
+    "miau.select",
 ];
 
 /// Semantic token types, indexed by [`token_type`].
@@ -76,6 +77,8 @@ fn token_type(k: ide::TokenKind) -> u32 {
 struct Stage4 {
     key: u64,
     diagnostics: Vec<Diagnostic>,
+    /// The solver's route, for "Record solution".
+    route: Option<String>,
 }
 
 /// One open document.
@@ -116,6 +119,9 @@ pub struct Backend {
     seq: AtomicU64,
     utf8: AtomicBool,
     client_progress: AtomicBool,
+    /// The client selects a range on `window/showDocument` (the "Allow"
+    /// fix puts the cursor on its reason placeholder that way).
+    show_document: AtomicBool,
     /// Where `docs/diagnostics.md` is, for links from diagnostics.
     docs: Mutex<Option<String>>,
 }
@@ -155,6 +161,38 @@ fn shift(d: &Diagnostic, by: i64) -> Diagnostic {
     d
 }
 
+/// Where `within` (a byte range of edit `e`'s new text) lands once all of
+/// `edits` are applied: the selection the "Allow" fix asks the editor for.
+fn placeholder_range(
+    a: &Analysis,
+    e: &crate::diag::TextEdit,
+    edits: &[crate::diag::TextEdit],
+    within: std::ops::Range<usize>,
+    enc: Encoding,
+) -> Range {
+    let width = |s: &str| match enc {
+        Encoding::Utf16 => s.encode_utf16().count() as u32,
+        Encoding::Utf8 => s.len() as u32,
+    };
+    let at = lsp_position(a, e.span.start as usize, enc);
+    // Lines added or removed by the edits before this one.
+    let shift: i64 = edits
+        .iter()
+        .filter(|o| o.span.start < e.span.start)
+        .map(|o| {
+            o.new_text.matches('\n').count() as i64 - a.slice(o.span).matches('\n').count() as i64
+        })
+        .sum();
+    let before = e.new_text.get(..within.start).unwrap_or("");
+    let line = (i64::from(at.line) + shift).max(0) as u32 + before.matches('\n').count() as u32;
+    let col = match before.rfind('\n') {
+        Some(nl) => width(&before[nl + 1..]),
+        None => at.character + width(before),
+    };
+    let len = width(e.new_text.get(within).unwrap_or(""));
+    Range::new(Position::new(line, col), Position::new(line, col + len))
+}
+
 impl Backend {
     fn new(client: Client) -> Self {
         Backend {
@@ -163,6 +201,7 @@ impl Backend {
             seq: AtomicU64::new(0),
             utf8: AtomicBool::new(false),
             client_progress: AtomicBool::new(false),
+            show_document: AtomicBool::new(false),
             docs: Mutex::new(None),
         }
     }
@@ -499,6 +538,7 @@ impl Backend {
                     .iter()
                     .map(|d| shift(d, -(start as i64)))
                     .collect(),
+                route: o.route.clone(),
             },
         );
         doc.checks.insert(
@@ -738,6 +778,13 @@ impl LanguageServer for MiauServer {
             .and_then(|w| w.work_done_progress)
             .unwrap_or(false);
         self.0.client_progress.store(progress, Ordering::Relaxed);
+        let show = params
+            .capabilities
+            .window
+            .as_ref()
+            .and_then(|w| w.show_document.as_ref())
+            .is_some_and(|s| s.support);
+        self.0.show_document.store(show, Ordering::Relaxed);
         // Diagnostics link to their page: the client's `diagnosticsDocs`
         // option, else `docs/diagnostics.md` in a workspace folder that has one.
         let option = params
@@ -867,6 +914,27 @@ impl LanguageServer for MiauServer {
                 }
                 Ok(text.map(Value::String))
             }
+            "miau.select" => {
+                // After a fix with a placeholder: select it, so typing replaces it.
+                let uri = Self::uri_arg(&args)
+                    .ok_or_else(|| Error::invalid_params("expected a document URI"))?;
+                let range: Range = args
+                    .get(1)
+                    .cloned()
+                    .and_then(|v| serde_json::from_value(v).ok())
+                    .ok_or_else(|| Error::invalid_params("expected a range"))?;
+                let _ = self
+                    .0
+                    .client
+                    .show_document(ShowDocumentParams {
+                        uri,
+                        external: None,
+                        take_focus: Some(true),
+                        selection: Some(range),
+                    })
+                    .await;
+                Ok(None)
+            }
             "miau.cancelCheck" => {
                 for flag in self.0.lock().cancels.values() {
                     flag.store(true, Ordering::SeqCst);
@@ -900,37 +968,94 @@ impl LanguageServer for MiauServer {
         };
         let enc = self.0.enc();
         let docs = self.0.docs_url();
+        let select = self.0.show_document.load(Ordering::Relaxed);
         let start = offset_of(&a, params.range.start, enc);
         let end = offset_of(&a, params.range.end, enc).max(start);
-        let actions = ide::code_actions(&a, crate::span::Span::new(start, end))
-            .into_iter()
-            .map(|act| {
-                let edits = act
-                    .edits
-                    .iter()
-                    .map(|e| TextEdit {
-                        range: lsp_range(&a, e.span, enc),
-                        new_text: e.new_text.clone(),
-                    })
-                    .collect();
-                let mut changes = HashMap::new();
-                changes.insert(uri.clone(), edits);
-                let diagnostics = a
-                    .diagnostics()
-                    .get(act.diagnostic)
-                    .map(|d| vec![lsp_diagnostic(&uri, &a, d, enc, docs.as_deref())]);
-                CodeActionOrCommand::CodeAction(CodeAction {
-                    title: act.title,
-                    kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics,
-                    edit: Some(WorkspaceEdit {
-                        changes: Some(changes),
-                        ..Default::default()
-                    }),
-                    ..Default::default()
+        let range = crate::span::Span::new(start, end);
+        let to_lsp = |d: &Diagnostic| lsp_diagnostic(&uri, &a, d, enc, docs.as_deref());
+        let workspace_edit = |edits: Vec<TextEdit>| {
+            let mut changes = HashMap::new();
+            changes.insert(uri.clone(), edits);
+            WorkspaceEdit {
+                changes: Some(changes),
+                ..Default::default()
+            }
+        };
+        let mut actions: Vec<CodeActionOrCommand> = Vec::new();
+        // "Record solution": for each level the range touches whose last
+        // check (of this very text) found a route the level doesn't record.
+        let routes: Vec<(String, String)> = {
+            let st = self.0.lock();
+            st.docs
+                .get(uri.as_str())
+                .map(|doc| {
+                    doc.stage4
+                        .iter()
+                        .filter_map(|(id, s4)| {
+                            let i = a.level_index(id)?;
+                            let whole = a.ast_levels().get(i)?.block.whole();
+                            let (key, _) = level_key(&a, i)?;
+                            (key == s4.key && whole.start <= range.end && range.start <= whole.end)
+                                .then(|| Some((id.clone(), s4.route.clone()?)))?
+                        })
+                        .collect()
                 })
-            })
-            .collect();
+                .unwrap_or_default()
+        };
+        for (id, route) in routes {
+            let Some(rec) = ide::record_action(&a, &id, &route) else {
+                continue;
+            };
+            let settles: Vec<_> = rec
+                .settles
+                .iter()
+                .filter_map(|&k| a.diagnostics().get(k))
+                .map(to_lsp)
+                .collect();
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: rec.title,
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: (!settles.is_empty()).then_some(settles),
+                edit: Some(workspace_edit(vec![TextEdit {
+                    range: lsp_range(&a, rec.edit.span, enc),
+                    new_text: rec.edit.new_text,
+                }])),
+                is_preferred: Some(true),
+                ..Default::default()
+            }));
+        }
+        for act in ide::code_actions(&a, range) {
+            let command = if select {
+                ide::placeholder(&act).map(|(i, within)| {
+                    let e = &act.edits[i];
+                    let sel = placeholder_range(&a, e, &act.edits, within, enc);
+                    Command {
+                        title: "Select the placeholder".into(),
+                        command: "miau.select".into(),
+                        arguments: Some(vec![json!(uri.as_str()), json!(sel)]),
+                    }
+                })
+            } else {
+                None
+            };
+            let edits = act
+                .edits
+                .iter()
+                .map(|e| TextEdit {
+                    range: lsp_range(&a, e.span, enc),
+                    new_text: e.new_text.clone(),
+                })
+                .collect();
+            let diagnostics = a.diagnostics().get(act.diagnostic).map(|d| vec![to_lsp(d)]);
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: act.title,
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics,
+                edit: Some(workspace_edit(edits)),
+                command,
+                ..Default::default()
+            }));
+        }
         Ok(Some(actions))
     }
 
