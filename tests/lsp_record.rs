@@ -181,7 +181,7 @@ fn apply(text: &str, edit: &Value) -> String {
             )
         })
         .collect();
-    edits.sort_by(|a, b| b.0.cmp(&a.0));
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
     let mut out = text.to_string();
     for (s, e, t) in edits {
         out.replace_range(s..e, &t);
