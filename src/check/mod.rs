@@ -42,6 +42,8 @@ pub struct Options {
     pub budget: u64,
     /// Bytes one search may hold before it ends in LIMIT.
     pub memory: usize,
+    /// Threads each search runs on (the result is the one of one thread).
+    pub search_jobs: usize,
 }
 
 impl Default for Options {
@@ -49,6 +51,7 @@ impl Default for Options {
         Options {
             budget: DEFAULT_BUDGET,
             memory: 2 << 30,
+            search_jobs: 1,
         }
     }
 }
