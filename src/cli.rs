@@ -178,7 +178,7 @@ pub enum Command {
         /// The level id.
         #[arg(long)]
         level: String,
-        /// State budget (default: the level's own, else 2000000).
+        /// State budget (default: the level's own, else 67108864, 2 GiB worth).
         #[arg(long)]
         budget: Option<u64>,
         /// A rule that may never be active (`--forbid "FLAG IS WIN"`); repeatable.

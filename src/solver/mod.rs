@@ -78,11 +78,18 @@ pub const fn budget_for_memory(memory: usize) -> u64 {
     (memory / BYTES_PER_STATE) as u64
 }
 
+/// The default state budget of every search (`solve`, each search of
+/// `check`, the editor's checks): [`DEFAULT_MEMORY`]'s worth of states,
+/// 67 108 864. A count, not a measurement, so a level gets the same verdict
+/// on every machine; the memory cap stays as a safety net and ends a search
+/// in LIMIT (saying so) should a level ever cost more per state.
+pub const DEFAULT_BUDGET: u64 = budget_for_memory(DEFAULT_MEMORY);
+
 impl Default for Limits {
-    /// About 67 million states (2 GiB worth) within 2 GiB.
+    /// [`DEFAULT_BUDGET`] states within [`DEFAULT_MEMORY`].
     fn default() -> Self {
         Limits {
-            states: budget_for_memory(DEFAULT_MEMORY),
+            states: DEFAULT_BUDGET,
             memory: DEFAULT_MEMORY,
         }
     }
