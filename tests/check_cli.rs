@@ -507,6 +507,14 @@ fn check_fix_records_the_solvers_routes() {
     let src = "pack fix {\n  name    \"Fix\"\n  version \"1.0.0\"\n  engine  1\n  rules   2\n}\n\nlevel walk {\n  title    \"Walk\"\n  solution \"RRRRRRR\"\n  board {\n    MIAU IS YOU . . . FLAG IS WIN\n    .    .  .   . . . .    .  .\n    @    .  .   . . . f    .  .\n  }\n}\n";
     std::fs::write(&path, src).unwrap();
     let p = path.to_str().unwrap();
+    // The recorded route wins one move early: said as such, not "doesn't win".
+    let (_, before, _) = miauc(&["check", p, "--format", "json"]);
+    assert!(
+        before.contains(
+            "Level walk: the recorded solution wins at step 6 of 7: the last move is extra (`miauc check --fix` trims it)."
+        ),
+        "{before}"
+    );
     let (code, _, err) = miauc(&["check", p, "--fix", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -547,6 +555,11 @@ fn check_fix_settles_only_the_fields_it_writes() {
             .collect()
     };
     let (_, before, _) = miauc(&["check", p, "--format", "json"]);
+    // One level: "1 level", not "1 levels".
+    assert!(
+        before.contains("World wfix has 1 level; a world has 6 to 8."),
+        "{before}"
+    );
     assert_eq!(
         m337(&before),
         [

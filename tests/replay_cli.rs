@@ -92,7 +92,7 @@ fn a_rejected_move_is_reported_and_not_won() {
         text.contains("input 2 L rejected: blocked; miau-1 stop by wall-15\n"),
         "{text}"
     );
-    assert_eq!(result_line(&text), "result: not won after 1 turns");
+    assert_eq!(result_line(&text), "result: not won after 1 turn");
     assert!(
         !out.status.success(),
         "a replay that doesn't win exits non-zero"

@@ -30,7 +30,11 @@ fn world_bar(pack: &Pack, out: &mut Vec<Diagnostic>) {
         out.push(Diagnostic::new(
             "M335",
             pack.span,
-            format!("World {} has {n} levels; a world has 6 to 8.", pack.id),
+            format!(
+                "World {} has {n} level{}; a world has 6 to 8.",
+                pack.id,
+                if n == 1 { "" } else { "s" }
+            ),
         ));
     }
     let challenge = pack

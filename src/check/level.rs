@@ -298,14 +298,27 @@ pub fn check_level(
                 Some((x, y)) => format!("step {step} ({input}) is blocked at column {x}, row {y}."),
                 None => format!("step {step} ({input}) is blocked."),
             }),
-            Replay::WonEarly { step } => Some(format!("is won at step {step} of {n}.")),
-            Replay::NoWin => Some(format!("ends without a win after {n} steps.")),
+            Replay::WonEarly { step } => Some(match n.saturating_sub(step) {
+                1 => format!(
+                    "wins at step {step} of {n}: the last move is extra (`miauc check --fix` trims it)."
+                ),
+                k => format!(
+                    "wins at step {step} of {n}: the last {k} moves are extra (`miauc check --fix` trims them)."
+                ),
+            }),
+            Replay::NoWin => Some(format!(
+                "doesn't win: it ends without a win after {n} steps."
+            )),
         };
         if let Some(why) = why {
+            let why = match why.strip_prefix("step ") {
+                Some(_) => format!("doesn't win: {why}"),
+                None => why,
+            };
             let d = cx.diag(
                 "M410",
                 solution_span,
-                format!("Level {id}: the recorded solution doesn't win: {why}"),
+                format!("Level {id}: the recorded solution {why}"),
             );
             cx.push(d);
         }

@@ -1046,9 +1046,8 @@ fn replay_prints_result_lines() {
     assert_eq!(out.result, ReplayResult::Won { turns: 7 });
     let out = replay(&level(GT3), "LLL", false, &testkit::key_of);
     assert!(
-        out.text.ends_with(
-            "rejected: blocked; miau-1 stop by wall-15\nresult: not won after 1 turns\n"
-        ),
+        out.text
+            .ends_with("rejected: blocked; miau-1 stop by wall-15\nresult: not won after 1 turn\n"),
         "{}",
         out.text
     );
@@ -1059,7 +1058,7 @@ fn replay_prints_result_lines() {
         &testkit::key_of,
     );
     assert!(
-        out.text.ends_with("result: lost control after 1 turns\n"),
+        out.text.ends_with("result: lost control after 1 turn\n"),
         "{}",
         out.text
     );

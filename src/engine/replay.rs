@@ -146,12 +146,21 @@ pub fn replay(level: &model::Level, moves: &str, explain: bool, key_of: KeyOf<'_
         turns: turn,
         stopped: None,
     });
-    let _ = match &result {
-        ReplayResult::Won { turns } => writeln!(text, "result: won in {turns} turns"),
-        ReplayResult::LostControl { turns } => {
-            writeln!(text, "result: lost control after {turns} turns")
+    let turns_word = |n: usize| {
+        if n == 1 {
+            "1 turn".to_string()
+        } else {
+            format!("{n} turns")
         }
-        ReplayResult::NotWon { turns, .. } => writeln!(text, "result: not won after {turns} turns"),
+    };
+    let _ = match &result {
+        ReplayResult::Won { turns } => writeln!(text, "result: won in {}", turns_word(*turns)),
+        ReplayResult::LostControl { turns } => {
+            writeln!(text, "result: lost control after {}", turns_word(*turns))
+        }
+        ReplayResult::NotWon { turns, .. } => {
+            writeln!(text, "result: not won after {}", turns_word(*turns))
+        }
     };
     ReplayOutput { text, result }
 }

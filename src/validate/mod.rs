@@ -929,7 +929,12 @@ impl Validator {
                 "M237",
                 sol.span,
                 ".solution",
-                format!("Level {name}: the recorded solution may only use U, D, L, R and W; found {c} at step {k}."),
+                // Steps count from 1, as the route's letters are read (M410 too).
+                format!(
+                    "Level {name}: the recorded solution may only use U, D, L, R and W; found {} at step {}.",
+                    named_char(c),
+                    k + 1
+                ),
             );
             let cleaned: String = sol
                 .text
@@ -1185,3 +1190,15 @@ impl Validator {
 
 #[cfg(test)]
 mod tests;
+
+/// A character as a message names it: invisible ones by name.
+fn named_char(c: char) -> String {
+    match c {
+        ' ' => "a space".to_string(),
+        '\t' => "a tab".to_string(),
+        '\n' | '\r' => "a line break".to_string(),
+        ',' => "a comma".to_string(),
+        c if c.is_whitespace() || c.is_control() => format!("U+{:04X}", u32::from(c)),
+        c => c.to_string(),
+    }
+}

@@ -130,6 +130,25 @@ fn solution_with_separators_offers_the_cleaned_route() {
 }
 
 #[test]
+fn solution_steps_count_from_one_and_a_space_is_named() {
+    let mut p = pack();
+    p.levels[0].check.solution = Some(named("RRDX", 50, 56));
+    let d = validate(&p);
+    assert!(
+        d[0].message.ends_with("found X at step 4."),
+        "{}",
+        d[0].message
+    );
+    p.levels[0].check.solution = Some(named("R D", 50, 55));
+    let d = validate(&p);
+    assert!(
+        d[0].message.ends_with("found a space at step 2."),
+        "{}",
+        d[0].message
+    );
+}
+
+#[test]
 fn absent_introduced_word_offers_removal() {
     let mut p = pack();
     p.levels[0].introduces.words.push(named("GOAL", 60, 64));
