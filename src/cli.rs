@@ -213,9 +213,11 @@ pub enum Command {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
-    /// Print the documentation page of a diagnostic code or name.
+    /// Print the documentation page of a diagnostic code or name, or a
+    /// section of the rules reference (`miauc explain SINK`).
     Explain {
-        /// A code (`M301`) or name (`undeclared-property-word`).
+        /// A code (`M301`), a name (`undeclared-property-word`), or a rules
+        /// topic: a property word or a heading of docs/rules.md (`the-turn`).
         code: String,
     },
     /// Serve the Language Server Protocol over standard input and output.
@@ -714,7 +716,9 @@ fn explain(code: &str) -> u8 {
             0
         }
         None => {
-            eprintln!("miauc: {code} isn't a diagnostic code or name");
+            eprintln!(
+                "miauc: {code} isn't a diagnostic code or name, or a section of docs/rules.md"
+            );
             2
         }
     }
