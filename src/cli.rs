@@ -153,7 +153,9 @@ pub enum Command {
         /// State budget for levels that don't set their own.
         #[arg(long)]
         budget: Option<u64>,
-        /// Levels checked in parallel (default: all cores).
+        /// Threads (default: all cores): levels are checked in parallel and
+        /// each search runs on this many threads, with the same results as
+        /// on one.
         #[arg(long)]
         jobs: Option<usize>,
         /// Make warnings fail the run (`--deny warnings`).
@@ -176,7 +178,7 @@ pub enum Command {
         /// The level id.
         #[arg(long)]
         level: String,
-        /// State budget (default: the level's own, else 2000000).
+        /// State budget (default: the level's own, else 67108864, 2 GiB worth).
         #[arg(long)]
         budget: Option<u64>,
         /// A rule that may never be active (`--forbid "FLAG IS WIN"`); repeatable.
@@ -196,6 +198,10 @@ pub enum Command {
         /// (for interactive use: the verdict then depends on the machine).
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<f64>,
+        /// Threads the search runs on (default: all cores); the verdict,
+        /// route and counts are those of one thread.
+        #[arg(long)]
+        jobs: Option<usize>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
@@ -291,6 +297,7 @@ pub fn main() -> ExitCode {
             keep,
             no_word_loss,
             timeout,
+            jobs,
             format,
         } => stage4::solve(&stage4::SolveArgs {
             file,
@@ -301,6 +308,7 @@ pub fn main() -> ExitCode {
             keep,
             no_word_loss,
             timeout,
+            jobs,
             format,
         }),
     };

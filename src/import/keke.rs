@@ -129,6 +129,7 @@ mod tests {
             &game,
             Constraints::default(),
             Limits::default(),
+            1,
             &AtomicBool::new(false),
             &mut |_| {},
         );
