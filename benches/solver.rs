@@ -86,8 +86,16 @@ const BUDGET: u64 = (MEMORY / 32) as u64;
 /// The wall clock per level.
 const TIMEOUT: Duration = Duration::from_secs(120);
 
-/// One search, cancelled after [`TIMEOUT`]; (outcome, seconds).
-fn timed_search(game: &Game, limits: Limits) -> (Outcome, f64) {
+/// The threads of the all-cores runs: `MIAU_BENCH_JOBS`, else every core.
+fn jobs() -> usize {
+    std::env::var("MIAU_BENCH_JOBS")
+        .ok()
+        .and_then(|j| j.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// One search on `jobs` threads, cancelled after [`TIMEOUT`]; (outcome, seconds).
+fn timed_search(game: &Game, limits: Limits, jobs: usize) -> (Outcome, f64) {
     let cancel = Arc::new(AtomicBool::new(false));
     let done = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
     let timer = {
@@ -104,7 +112,14 @@ fn timed_search(game: &Game, limits: Limits) -> (Outcome, f64) {
         })
     };
     let t = Instant::now();
-    let out = search_level(game, Constraints::default(), limits, &cancel, &mut |_| {});
+    let out = search_level(
+        game,
+        Constraints::default(),
+        limits,
+        jobs,
+        &cancel,
+        &mut |_| {},
+    );
     let secs = t.elapsed().as_secs_f64().max(1e-9);
     {
         let (lock, cv) = &*done;
@@ -129,6 +144,10 @@ struct Totals {
     raw_secs: f64,
     worst_bytes: f64,
     worst_rss: f64,
+    /// One-core and all-cores seconds of the levels also run on all cores.
+    par_base: f64,
+    par_secs: f64,
+    mismatch: usize,
 }
 
 /// Searches one level `runs` times, prints its line and adds it to `totals`.
@@ -142,13 +161,29 @@ fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut T
     let mut last = None;
     reset_peak_rss();
     for _ in 0..runs.max(1) {
-        let (out, secs) = timed_search(game, limits);
+        let (out, secs) = timed_search(game, limits, 1);
         times.push(secs);
         last = Some(out);
     }
     let rss = peak_rss_mib();
     let Some(out) = last else { return };
     let secs = median(times);
+    // The same search on every core, when it is worth it (a search of a
+    // few milliseconds never splits a layer) and did not stop on the clock.
+    let jobs = jobs();
+    let parallel = (jobs > 1 && secs > 0.05 && out.verdict != Verdict::Cancelled).then(|| {
+        let mut times = Vec::new();
+        let mut same = true;
+        for _ in 0..runs.max(1) {
+            let (o, s) = timed_search(game, limits, jobs);
+            times.push(s);
+            same &= o.verdict == Verdict::Cancelled
+                || (o.verdict == out.verdict
+                    && o.expanded == out.expanded
+                    && o.stored == out.stored);
+        }
+        (median(times), same)
+    });
     let space = LevelSpace::new(game, Constraints::default());
     let mut packed = Vec::new();
     space.start(&mut packed);
@@ -186,8 +221,22 @@ fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut T
             "TIMEOUT".into()
         }
     };
+    let all_cores = match parallel {
+        Some((p, same)) => {
+            totals.par_secs += p;
+            totals.par_base += secs;
+            totals.mismatch += usize::from(!same);
+            format!(
+                " | {jobs} cores {:>9.0}/s {:.2}x{}",
+                out.expanded as f64 / p,
+                secs / p,
+                if same { "" } else { " MISMATCH" }
+            )
+        }
+        None => String::new(),
+    };
     println!(
-        "{name:<26} {:>10} exp {:>10} stored d{:<4} {:>8.3} s {:>9.0}/s | key {:>5} B {:>5.1} B/state rss {:>6.0} MiB | raw {:>9.0}/s {:>5.1}% | {verdict}",
+        "{name:<26} {:>10} exp {:>10} stored d{:<4} {:>8.3} s {:>9.0}/s | key {:>5} B {:>5.1} B/state rss {:>6.0} MiB | raw {:>9.0}/s {:>5.1}%{all_cores} | {verdict}",
         out.expanded,
         out.stored,
         out.depth,
@@ -208,7 +257,7 @@ fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut T
 
 fn summary(set: &str, t: &Totals) {
     println!(
-        "== {set}: {} levels: {} solved, {} unsolved, {} LIMIT, {} TIMEOUT{}; {} states in {:.1} s, {:.0}/s; ratio to raw inserts {:.1}%; worst {:.1} B/state, worst peak rss {:.0} MiB\n",
+        "== {set}: {} levels: {} solved, {} unsolved, {} LIMIT, {} TIMEOUT{}; {} states in {:.1} s, {:.0}/s; ratio to raw inserts {:.1}%; worst {:.1} B/state, worst peak rss {:.0} MiB; all cores {:.2}x{}\n",
         t.levels,
         t.solved,
         t.unsolved,
@@ -225,6 +274,12 @@ fn summary(set: &str, t: &Totals) {
         100.0 * t.raw_secs / t.secs.max(1e-9),
         t.worst_bytes,
         t.worst_rss,
+        t.par_base / t.par_secs.max(1e-9),
+        if t.mismatch > 0 {
+            format!(", {} MISMATCH between one core and all", t.mismatch)
+        } else {
+            String::new()
+        },
     );
 }
 
@@ -509,6 +564,7 @@ fn main() {
             &game,
             Constraints::default(),
             limits,
+            jobs(),
             &AtomicBool::new(false),
             &mut |_| {},
         );

@@ -153,7 +153,9 @@ pub enum Command {
         /// State budget for levels that don't set their own.
         #[arg(long)]
         budget: Option<u64>,
-        /// Levels checked in parallel (default: all cores).
+        /// Threads (default: all cores): levels are checked in parallel and
+        /// each search runs on this many threads, with the same results as
+        /// on one.
         #[arg(long)]
         jobs: Option<usize>,
         /// Make warnings fail the run (`--deny warnings`).
@@ -176,7 +178,7 @@ pub enum Command {
         /// The level id.
         #[arg(long)]
         level: String,
-        /// State budget (default: the level's own, else 2000000).
+        /// State budget (default: the level's own, else 67108864, 2 GiB worth).
         #[arg(long)]
         budget: Option<u64>,
         /// A rule that may never be active (`--forbid "FLAG IS WIN"`); repeatable.
@@ -196,6 +198,10 @@ pub enum Command {
         /// (for interactive use: the verdict then depends on the machine).
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<f64>,
+        /// Threads the search runs on (default: all cores); the verdict,
+        /// route and counts are those of one thread.
+        #[arg(long)]
+        jobs: Option<usize>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
@@ -207,9 +213,11 @@ pub enum Command {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
-    /// Print the documentation page of a diagnostic code or name.
+    /// Print the documentation page of a diagnostic code or name, or a
+    /// section of the rules reference (`miauc explain SINK`).
     Explain {
-        /// A code (`M301`) or name (`undeclared-property-word`).
+        /// A code (`M301`), a name (`undeclared-property-word`), or a rules
+        /// topic: a property word or a heading of docs/rules.md (`the-turn`).
         code: String,
     },
     /// Serve the Language Server Protocol over standard input and output.
@@ -289,6 +297,7 @@ pub fn main() -> ExitCode {
             keep,
             no_word_loss,
             timeout,
+            jobs,
             format,
         } => stage4::solve(&stage4::SolveArgs {
             file,
@@ -299,6 +308,7 @@ pub fn main() -> ExitCode {
             keep,
             no_word_loss,
             timeout,
+            jobs,
             format,
         }),
     };
@@ -721,7 +731,9 @@ fn explain(code: &str) -> u8 {
             0
         }
         None => {
-            eprintln!("miauc: {code} isn't a diagnostic code or name");
+            eprintln!(
+                "miauc: {code} isn't a diagnostic code or name, or a section of docs/rules.md"
+            );
             2
         }
     }

@@ -2,6 +2,7 @@
 //!
 //! Layers, from the bottom (see `ARCHITECTURE.md`):
 //! - [`span`], [`diag`]: positions and diagnostics as plain data;
+//! - [`reference`]: the rules reference (`docs/rules.md`) by section;
 //! - [`syntax`]: the `.miau` lexer, parser and typed AST with spans;
 //! - [`model`]: the pack model the game's loader sees;
 //! - [`lower`]: AST to model (legend resolution, stable ids);
@@ -35,6 +36,7 @@ pub mod json;
 pub mod lower;
 pub mod lsp;
 pub mod model;
+pub mod reference;
 pub mod render;
 pub mod session;
 pub mod share;

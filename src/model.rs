@@ -18,6 +18,34 @@ pub const RULES_VERSION: u32 = 2;
 /// The only engine version there is (`clockwork-api.md` ask 8).
 pub const ENGINE_VERSION: u32 = 1;
 
+/// The nouns the game draws without a palette entry, with their glyph and
+/// the way each looks (`Some("left")` for a glyph that turns toward its
+/// moves): the game's own table (`friction.md` F-XW7, note B of
+/// `diagnostics.md`). Any other noun needs a palette entry, or it shows as a
+/// text label (M331). The one list the renderer, the noun set of stage 3
+/// and the editor's hovers read.
+pub const BUILTIN_GLYPHS: &[(&str, &str, Option<&str>)] = &[
+    ("MIAU", "🐈", Some("left")),
+    ("CAT", "🐈", Some("left")),
+    ("BABA", "🐑", Some("left")),
+    ("FLAG", "🚩", None),
+    ("ROCK", "🪨", None),
+    ("WALL", "🧱", None),
+    ("WATER", "🌊", None),
+    ("GRASS", "🌿", None),
+    ("STAR", "⭐", None),
+    ("KEY", "🔑", None),
+    ("DOOR", "🚪", None),
+    ("KEKE", "🦀", None),
+    ("THORN", "🌵", None),
+    ("GEM", "💎", None),
+];
+
+/// The built-in glyph of `noun`, if the game has one ([`BUILTIN_GLYPHS`]).
+pub fn builtin_glyph(noun: &str) -> Option<&'static str> {
+    BUILTIN_GLYPHS.iter().find(|b| b.0 == noun).map(|b| b.1)
+}
+
 /// A whole pack.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Pack {

@@ -188,6 +188,22 @@ fn explain_prints_the_reference_page() {
     );
 }
 
+#[test]
+fn explain_prints_a_section_of_the_rules() {
+    let r = miauc(&["explain", "SINK"]);
+    assert!(r.status.success());
+    let page = String::from_utf8_lossy(&r.stdout);
+    assert!(page.starts_with("### SINK\n"), "{page}");
+    assert!(page.contains("level sink {"), "{page}");
+    assert!(!page.contains("### DEFEAT"), "{page}");
+    assert!(page.contains("From docs/rules.md#sink"), "{page}");
+    let r = miauc(&["explain", "the-turn"]);
+    assert!(String::from_utf8_lossy(&r.stdout).starts_with("## The turn\n"));
+    let r = miauc(&["explain", "no-such-topic"]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("docs/rules.md"));
+}
+
 /// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
 fn noise(seed: u64, len: usize) -> Vec<u8> {
     let mut x = seed.max(1);

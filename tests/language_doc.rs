@@ -36,3 +36,42 @@ fn every_example_builds_cleanly() {
         assert_eq!(miau::fmt::format(&once).unwrap(), once);
     }
 }
+
+/// The default legend table of section 7 (four key/thing pairs a row) is
+/// exactly the legend the front end applies, in its order.
+#[test]
+fn the_default_legend_table_is_the_code_table() {
+    let doc = include_str!("../docs/language.md");
+    let at = doc
+        .find("**The default legend**")
+        .expect("the table's heading");
+    let cells: Vec<String> = doc[at..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .flat_map(|l| {
+            l.trim()
+                .trim_matches('|')
+                .replace("\\|", "\u{0}")
+                .split('|')
+                .map(|c| c.trim().replace('\u{0}', "|"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let got: Vec<(String, String)> = cells
+        .chunks(2)
+        .map(|p| (p[0].trim_matches('`').to_string(), p[1].clone()))
+        .collect();
+    let want: Vec<(String, String)> = miau::lower::DEFAULT_LEGEND
+        .iter()
+        .map(|(k, n, c)| {
+            let thing = match c {
+                Some(c) => format!("{n}, channel {c}"),
+                None => n.to_string(),
+            };
+            (k.to_string(), thing)
+        })
+        .collect();
+    assert_eq!(got, want);
+}

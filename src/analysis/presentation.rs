@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::board::{LevelCtx, is_core_word};
 use super::reset::Axis;
-use super::words::{BUILTIN_NOUNS, NounSet};
+use super::words::NounSet;
 use crate::diag::Diagnostic;
 use crate::model::{Kind, Pack};
 use crate::span::Span;
@@ -141,7 +141,7 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
     // M331: a drawn noun with no glyph.
     for (n, span) in &drawn {
         if palette.contains(n.as_str())
-            || BUILTIN_NOUNS.contains(&n.as_str())
+            || crate::model::builtin_glyph(n).is_some()
             || slab.contains(n.as_str())
         {
             continue;

@@ -8,13 +8,6 @@ use crate::diag::Diagnostic;
 use crate::model::{Kind, Named, Pack};
 use crate::span::Span;
 
-/// Built-in nouns with default glyphs (note B, F-XW7): a transformation into
-/// them draws a proper glyph, so they count as nouns of every pack.
-pub const BUILTIN_NOUNS: &[&str] = &[
-    "MIAU", "CAT", "BABA", "FLAG", "ROCK", "WALL", "WATER", "GRASS", "STAR", "KEY", "DOOR", "KEKE",
-    "THORN", "GEM",
-];
-
 /// The noun set of a pack (note B).
 #[derive(Debug, Clone, Default)]
 pub struct NounSet {
@@ -29,7 +22,12 @@ impl NounSet {
     /// Collect the noun set: things of every level, both sides of every frail
     /// leftover, palette keys, vocabulary, terrain nouns and the built-in nouns.
     pub fn of(pack: &Pack) -> Self {
-        let mut all: BTreeSet<String> = BUILTIN_NOUNS.iter().map(|s| s.to_string()).collect();
+        // Built-in nouns (note B, F-XW7): a transformation into one draws a
+        // proper glyph, so they count as nouns of every pack.
+        let mut all: BTreeSet<String> = crate::model::BUILTIN_GLYPHS
+            .iter()
+            .map(|b| b.0.to_string())
+            .collect();
         let mut board_texts = BTreeSet::new();
         all.extend(pack.palette.iter().map(|p| p.noun.text.clone()));
         all.extend(pack.vocabulary.iter().map(|v| v.text.clone()));

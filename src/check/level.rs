@@ -102,6 +102,7 @@ struct Ctx<'a> {
     game: Game,
     budget: u64,
     memory: usize,
+    jobs: usize,
     cancel: &'a AtomicBool,
     report: LevelReport,
 }
@@ -133,7 +134,14 @@ impl Ctx<'_> {
             memory: self.memory,
         };
         let t = std::time::Instant::now();
-        let out = search_level(&self.game, constraints, limits, self.cancel, progress);
+        let out = search_level(
+            &self.game,
+            constraints,
+            limits,
+            self.jobs,
+            self.cancel,
+            progress,
+        );
         let figures = SearchFigures {
             kind,
             verdict: out.verdict.clone(),
@@ -261,6 +269,7 @@ pub fn check_level(
         game: Game::new(level),
         budget: budget_of(level, options),
         memory: options.memory,
+        jobs: options.search_jobs,
         cancel,
         report: LevelReport {
             level: level.id.text.clone(),

@@ -23,11 +23,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
-/// The default state budget per search (`diagnostics.md` §5.1 note B).
-pub const DEFAULT_BUDGET: u64 = 2_000_000;
+/// The default state budget per search: the solver's, the default memory
+/// cap's worth of states (see [`crate::solver::DEFAULT_BUDGET`]).
+pub const DEFAULT_BUDGET: u64 = crate::solver::DEFAULT_BUDGET;
 
-/// The CI cap on a level's budget; quick fixes never propose more.
-pub const BUDGET_CAP: u64 = 50_000_000;
+/// The CI cap on a level's budget (the one stage 2 enforces, M238); quick
+/// fixes never propose more.
+pub const BUDGET_CAP: u64 = crate::validate::limits::DEFAULT_BUDGET_CAP;
 
 /// Shortest solutions under this many steps are TRIVIAL (M405).
 pub const TRIVIAL_BELOW: usize = 6;
@@ -42,13 +44,16 @@ pub struct Options {
     pub budget: u64,
     /// Bytes one search may hold before it ends in LIMIT.
     pub memory: usize,
+    /// Threads each search runs on (the result is the one of one thread).
+    pub search_jobs: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             budget: DEFAULT_BUDGET,
-            memory: 2 << 30,
+            memory: crate::solver::DEFAULT_MEMORY,
+            search_jobs: 1,
         }
     }
 }

@@ -149,6 +149,7 @@ pub fn check(args: &CheckArgs) -> u8 {
     });
     let options = Options {
         budget: args.budget.unwrap_or(check::DEFAULT_BUDGET),
+        search_jobs: jobs,
         ..Options::default()
     };
     let mut failed = false;
@@ -377,6 +378,8 @@ pub struct SolveArgs {
     pub no_word_loss: bool,
     /// Wall-clock seconds after which the search stops in LIMIT.
     pub timeout: Option<f64>,
+    /// Threads the search runs on (default: all cores).
+    pub jobs: Option<usize>,
     /// Output format.
     pub format: CheckFormat,
 }
@@ -494,6 +497,9 @@ pub fn solve(args: &SolveArgs) -> u8 {
         return 2;
     }
     install_cancel();
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
     let budget = args
         .budget
         .or(level.check.solver_budget)
@@ -508,7 +514,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
     let start = Instant::now();
     start_timeout(args.timeout);
     let mut out =
-        with_progress(|| search_level(&game, constraints, limits, &CANCEL, &mut |p| note(p)));
+        with_progress(|| search_level(&game, constraints, limits, jobs, &CANCEL, &mut |p| note(p)));
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     let timed_out = out.verdict == Verdict::Cancelled && TIMED_OUT.load(Ordering::SeqCst);
     if timed_out {

@@ -222,9 +222,18 @@ mod tests {
 /// `miauc explain` works from any directory.
 const REFERENCE: &str = include_str!("../../docs/diagnostics.md");
 
-/// The documentation page of a code or name, as printed by `miauc explain`.
+/// The documentation page of a code or name, as printed by `miauc explain`;
+/// for anything else, the section of the rules reference on it
+/// (`miauc explain SINK`, see [`crate::reference::section`]).
 pub fn explain(code_or_name: &str) -> Option<String> {
-    let info = lookup(code_or_name)?;
+    let Some(info) = lookup(code_or_name) else {
+        let section = crate::reference::section(code_or_name)?;
+        let anchor = crate::reference::slug(code_or_name);
+        return Some(format!(
+            "{section}\nFrom docs/rules.md#{anchor}; how to read its examples: \
+             docs/rules.md#how-to-read-the-examples.\n"
+        ));
+    };
     let heading = format!("### {} {}", info.code, info.name);
     let start = REFERENCE.find(&heading)?;
     let rest = &REFERENCE[start..];
@@ -248,5 +257,14 @@ mod explain_tests {
             assert!(page.contains("**Severity:**"), "{page}");
         }
         assert!(super::explain("bypass").unwrap().contains("M403"));
+    }
+
+    #[test]
+    fn a_rules_topic_explains_its_section() {
+        let sink = super::explain("SINK").unwrap();
+        assert!(sink.starts_with("### SINK\n"), "{sink}");
+        // A diagnostic's name wins over a section of the same name.
+        assert!(super::explain("skippable").unwrap().starts_with("### M407"));
+        assert!(super::explain("no such topic").is_none());
     }
 }

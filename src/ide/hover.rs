@@ -26,7 +26,7 @@ pub(crate) fn core_meaning(word: &str) -> Option<&'static str> {
         "PUSH" => "It is pushed along when something moves into it.",
         "STOP" => "Nothing can move into its cell.",
         "WIN" => "A YOU thing that shares its cell wins the level.",
-        "SINK" => "It sinks whatever enters its cell: both are removed.",
+        "SINK" => "Whatever shares its cell sinks with it: everything there is removed.",
         "DEFEAT" => "A YOU thing in its cell is removed.",
         "GOAL" => "Every GOAL thing must be covered by a PUSH thing to win.",
         "FRAIL" => "It crumbles into its frail leftover when something leaves it.",
@@ -56,8 +56,9 @@ pub fn hover_with_checks(
         Role::LegendKey => legend_key(a, occ),
         Role::LevelId => level_header(a, occ, checks),
         Role::Channel => format!(
-            "**channel {}**\n\nPlates and gates of one channel are linked: a gate is open while a plate of its channel is pressed.",
-            occ.text
+            "**channel {}**\n\nPlates and gates of one channel are linked: a gate is open while a plate of its channel is pressed.\n\n{}",
+            occ.text,
+            rules_link("gates-and-plates")
         ),
         Role::PackId => format!("**pack {}**", occ.text),
         Role::AutomatonId => format!("**automaton {}**", occ.text),
@@ -78,6 +79,9 @@ fn word(a: &Analysis, occ: &Occurrence) -> String {
             let _ = write!(out, "**{}**", occ.text);
             if let Some(m) = core_meaning(&occ.text) {
                 let _ = write!(out, "\n\n{m}");
+            }
+            if let Some(anchor) = crate::reference::word_anchor(&occ.text) {
+                let _ = write!(out, "\n\n{}", rules_link(anchor));
             }
         }
         WordClass::Noun => {
@@ -103,6 +107,7 @@ fn property_text(a: &Analysis, level: Option<usize>, w: &str, out: &mut String) 
     } else if let Some(m) = core_meaning(w) {
         let _ = write!(out, "\n\n{m}");
     }
+    let mut anchor = crate::reference::word_anchor(w);
     if let Some(l) = level.and_then(|i| a.level(i)) {
         if let Some(au) = l.automata.iter().find(|x| x.property.text == w) {
             let pattern: String = au.pattern.iter().map(|s| s.letter()).collect();
@@ -111,6 +116,7 @@ fn property_text(a: &Analysis, level: Option<usize>, w: &str, out: &mut String) 
                 "\n\nDriven by automaton `{}`: pattern `{pattern}`.",
                 au.id.text
             );
+            anchor = anchor.or(Some("automata"));
         }
         if let Some(p) = l.pairs.iter().find(|p| p.words.iter().any(|x| x.text == w)) {
             let words: Vec<&str> = p.words.iter().map(|x| x.text.as_str()).collect();
@@ -120,7 +126,11 @@ fn property_text(a: &Analysis, level: Option<usize>, w: &str, out: &mut String) 
                 words.join(" "),
                 p.effect
             );
+            anchor = anchor.or(Some("pairs"));
         }
+    }
+    if let Some(anchor) = anchor {
+        let _ = write!(out, "\n\n{}", rules_link(anchor));
     }
 }
 
@@ -143,8 +153,37 @@ fn noun_text(a: &Analysis, noun: &str, out: &mut String) {
             }
             out.push('.');
         }
-        None => out.push_str("\n\nNo palette entry in this pack."),
+        None => match crate::model::builtin_glyph(noun) {
+            Some(g) => {
+                let _ = write!(out, "\n\nBuilt-in glyph {g}: no palette entry needed.");
+            }
+            None => out.push_str(
+                "\n\nNo glyph: no palette entry and no built-in emoji, so it shows as a text label.",
+            ),
+        },
     }
+    let _ = write!(out, "\n\n{}", rules_link("nouns-and-glyphs"));
+}
+
+/// The glyph a noun is drawn with and a space, or nothing when it has none
+/// (its palette entry, else its built-in glyph, as the renderer draws it).
+fn glyph_prefix(a: &Analysis, noun: &str) -> String {
+    let glyph = match a.pack() {
+        Some(p) => crate::render::glyph::look(p, noun).glyph,
+        None => crate::model::builtin_glyph(noun)
+            .unwrap_or_default()
+            .to_string(),
+    };
+    if glyph.is_empty() {
+        glyph
+    } else {
+        format!("{glyph} ")
+    }
+}
+
+/// The closing line of a hover that names the section of the rules reference.
+fn rules_link(anchor: &str) -> String {
+    format!("Rules: `docs/rules.md#{anchor}` (`miauc explain {anchor}`).")
 }
 
 /// Sentences through a word tile, the rules they yield at reset, and its pin.
@@ -240,12 +279,14 @@ fn board_word(a: &Analysis, occ: &Occurrence, fixed: bool) -> String {
     } else {
         out.push_str("\n\nNot pinned: it can be pushed.");
     }
-    if class == WordClass::Property {
-        let mut desc = String::new();
-        property_text(a, occ.level, &occ.text, &mut desc);
-        if let Some((_, rest)) = desc.split_once("\n\n") {
-            let _ = write!(out, "\n\n{rest}");
-        }
+    let mut desc = String::new();
+    match class {
+        WordClass::Property => property_text(a, occ.level, &occ.text, &mut desc),
+        WordClass::Noun => noun_text(a, &occ.text, &mut desc),
+        WordClass::Is | WordClass::And => {}
+    }
+    if let Some((_, rest)) = desc.split_once("\n\n") {
+        let _ = write!(out, "\n\n{rest}");
     }
     out
 }
@@ -270,14 +311,14 @@ fn board_key(a: &Analysis, occ: &Occurrence) -> String {
         _ => Vec::new(),
     };
     for (noun, channel) in &meaning.things {
-        let glyph = a
-            .pack()
-            .and_then(|p| p.palette.iter().find(|e| &e.noun.text == noun))
-            .map(|e| format!("{} ", e.glyph))
-            .unwrap_or_default();
+        let glyph = glyph_prefix(a, noun);
         let _ = write!(out, "\n\n{glyph}**{noun}**");
-        if let Some(c) = channel {
-            let _ = write!(out, " (channel {c})");
+        match channel {
+            Some(c) => {
+                let _ = write!(out, " (channel {c})");
+            }
+            None if glyph.is_empty() => out.push_str(" (no glyph: it shows as a text label)"),
+            None => {}
         }
         let obj = things.iter().find(|o| &o.text == noun);
         if let (Some(o), Some(f), Some(_)) = (obj, facts, channel) {
@@ -327,11 +368,7 @@ fn legend_key(a: &Analysis, occ: &Occurrence) -> String {
             .things
             .iter()
             .map(|(n, c)| {
-                let glyph = a
-                    .pack()
-                    .and_then(|p| p.palette.iter().find(|e| &e.noun.text == n))
-                    .map(|e| format!("{} ", e.glyph))
-                    .unwrap_or_default();
+                let glyph = glyph_prefix(a, n);
                 match c {
                     Some(c) => format!("{glyph}{n} channel {c}"),
                     None => format!("{glyph}{n}"),

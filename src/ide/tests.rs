@@ -451,3 +451,56 @@ fn hover_on_a_gate_says_whether_it_is_open() {
         h.markdown
     );
 }
+
+#[test]
+fn hover_shows_the_glyph_the_game_draws_and_links_the_rules() {
+    let text = "pack glyphs {
+  name    \"Glyphs\"
+  version \"1.0.0\"
+  engine  1
+  rules   2
+}
+
+level shells {
+  title \"Shells\"
+
+  board {
+    MIAU IS YOU  . SHELL IS WIN
+    ROCK IS SINK . .     .  .
+    m    r  s    . .     .  .
+  }
+}
+";
+    let a = Analysis::new(text, 1 << 20);
+    // ROCK has no palette entry, but a built-in glyph: hover says so.
+    let h = hover(&a, at(text, "r  s", 0)).expect("rock key");
+    assert!(h.markdown.contains("🪨 **ROCK**"), "{}", h.markdown);
+    let h = hover(&a, at(text, "ROCK IS", 0)).expect("ROCK word");
+    assert!(h.markdown.contains("Built-in glyph 🪨"), "{}", h.markdown);
+    // SHELL comes from the default legend, which gives no glyph.
+    let h = hover(&a, at(text, "s    .", 0)).expect("shell key");
+    assert!(
+        h.markdown
+            .contains("**SHELL** (no glyph: it shows as a text label)"),
+        "{}",
+        h.markdown
+    );
+    // Properties and nouns end with the section of the rules reference.
+    let h = hover(&a, at(text, "SINK", 0)).expect("SINK word");
+    assert!(
+        h.markdown
+            .ends_with("Rules: `docs/rules.md#sink` (`miauc explain sink`)."),
+        "{}",
+        h.markdown
+    );
+    let h = hover(&a, at(text, "WIN", 0)).expect("WIN word");
+    assert!(h.markdown.contains("docs/rules.md#win"), "{}", h.markdown);
+    // The same words stay consistent with stage 3: SHELL raises M331, ROCK doesn't.
+    let m331: Vec<&str> = a
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code() == "M331")
+        .map(|d| a.slice(d.span))
+        .collect();
+    assert_eq!(m331, vec!["SHELL"], "{:#?}", a.diagnostics());
+}

@@ -130,6 +130,7 @@ mod tests {
             &game,
             Constraints::default(),
             Limits::default(),
+            1,
             &AtomicBool::new(false),
             &mut |_| {},
         );

@@ -388,6 +388,7 @@ mod tests {
             &game,
             Constraints::default(),
             Limits::default(),
+            1,
             &AtomicBool::new(false),
             &mut |_| {},
         );
@@ -405,6 +406,7 @@ mod tests {
                 ..Constraints::default()
             },
             Limits::default(),
+            1,
             &AtomicBool::new(false),
             &mut |_| {},
         );

@@ -6,22 +6,7 @@ use twemoji_assets::svg::SvgTwemojiAsset;
 
 /// Built-in glyphs of the nouns every pack may use without a palette entry
 /// (the M331 list), with the way each looks when it has one.
-pub const BUILTIN_GLYPHS: &[(&str, &str, Option<&str>)] = &[
-    ("MIAU", "🐈", Some("left")),
-    ("CAT", "🐈", Some("left")),
-    ("BABA", "🐑", Some("left")),
-    ("FLAG", "🚩", None),
-    ("ROCK", "🪨", None),
-    ("WALL", "🧱", None),
-    ("WATER", "🌊", None),
-    ("GRASS", "🌿", None),
-    ("STAR", "⭐", None),
-    ("KEY", "🔑", None),
-    ("DOOR", "🚪", None),
-    ("KEKE", "🦀", None),
-    ("THORN", "🌵", None),
-    ("GEM", "💎", None),
-];
+pub use crate::model::BUILTIN_GLYPHS;
 
 /// How one noun is drawn.
 #[derive(Debug, Clone, PartialEq, Eq)]

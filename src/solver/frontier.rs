@@ -11,9 +11,18 @@
 //! holds (walls, docks and words that never move cost nothing), where the
 //! whole state costs four bytes per thing.
 //!
-//! A layer is read back in order, each state rebuilt from the one before,
-//! which is how the search expands it. Nothing is lossy: a state read back
-//! is word for word the state pushed.
+//! A layer is cut into chunks of a fixed number of states (set by the
+//! state's length, so the same level always gets the same chunks). The
+//! first state of a chunk is stored against the layer's first state
+//! instead of the one before it, and the chunk's byte offset and first
+//! fingerprint are kept, so each chunk can be read on its own, on any
+//! thread: that is how the parallel search splits a layer. Reading a
+//! chunk yields each state with its fingerprint, kept up to date word by
+//! word as the deltas are applied (see [`super::fingerprint`]).
+//!
+//! Nothing is lossy: a state read back is word for word the state pushed.
+
+use super::fingerprint;
 
 /// One layer: the states in the order pushed.
 #[derive(Debug, Default, Clone)]
@@ -21,8 +30,35 @@ pub struct Layer {
     bytes: Vec<u8>,
     /// The last state pushed (the base of the next delta).
     last: Vec<u32>,
+    /// The first state pushed (the base of each chunk's first delta).
+    base: Vec<u32>,
+    /// Per chunk: the byte offset of its first state and that state's
+    /// fingerprint.
+    chunks: Vec<(usize, u128)>,
+    /// States per chunk, set by the first push.
+    chunk: usize,
     len: usize,
 }
+
+/// The states of a chunk for a state of `len` words: about 64 K words of
+/// successors per chunk, so the buffers a chunk's expansion fills stay a
+/// few hundred kilobytes on any board, and at most 1024 states, so that
+/// layers of a few thousand states are already split.
+pub fn chunk_states(len: usize) -> usize {
+    (65_536 / len.max(1)).clamp(MIN_CHUNK, MAX_CHUNK)
+}
+
+#[cfg(not(test))]
+const MIN_CHUNK: usize = 16;
+#[cfg(not(test))]
+const MAX_CHUNK: usize = 1024;
+// The library's own tests cut layers into chunks of a few states, so that
+// every search they run splits its layers and the parallel path is the one
+// tested against the plain searches.
+#[cfg(test)]
+const MIN_CHUNK: usize = 3;
+#[cfg(test)]
+const MAX_CHUNK: usize = 7;
 
 /// Header of a state stored whole (the first of a layer, or one whose
 /// length differs from the state before it): `0`, then its length and words.
@@ -65,18 +101,43 @@ impl Layer {
 
     /// Bytes held (capacities, what the allocator gave).
     pub fn bytes(&self) -> usize {
-        self.bytes.capacity() + self.last.capacity() * 4
+        self.bytes.capacity()
+            + (self.last.capacity() + self.base.capacity()) * 4
+            + self.chunks.capacity() * std::mem::size_of::<(usize, u128)>()
+    }
+
+    /// Number of chunks (see the module comment).
+    pub fn chunks(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// States per chunk (0 before the first push).
+    pub fn chunk_len(&self) -> usize {
+        self.chunk
     }
 
     /// Empties the layer, keeping its buffers for the next one.
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.last.clear();
+        self.base.clear();
+        self.chunks.clear();
         self.len = 0;
     }
 
-    /// Appends a state.
-    pub fn push(&mut self, words: &[u32]) {
+    /// Appends a state whose fingerprint is `fp`.
+    pub fn push(&mut self, words: &[u32], fp: u128) {
+        if self.len == 0 {
+            self.chunk = chunk_states(words.len());
+            self.base.clear();
+            self.base.extend_from_slice(words);
+        }
+        if self.len.is_multiple_of(self.chunk) {
+            // A chunk's first state is stored against the layer's first.
+            self.chunks.push((self.bytes.len(), fp));
+            self.last.clear();
+            self.last.extend_from_slice(&self.base);
+        }
         self.len += 1;
         if self.len == 1 || words.len() != self.last.len() {
             put(&mut self.bytes, WHOLE);
@@ -126,31 +187,44 @@ impl Layer {
         }
     }
 
-    /// Reads the states back in order.
-    pub fn reader(&self) -> Reader<'_> {
+    /// Reads the states of chunk `c` back in order (none when `c` is past
+    /// the last chunk).
+    pub fn reader(&self, c: usize) -> Reader<'_> {
+        let (at, fp) = self.chunks.get(c).copied().unwrap_or((self.bytes.len(), 0));
         Reader {
             bytes: &self.bytes,
-            at: 0,
-            current: Vec::with_capacity(self.last.len()),
+            at,
+            current: self.base.clone(),
+            fp,
+            first: true,
+            left: self.len.saturating_sub(c * self.chunk).min(self.chunk),
         }
     }
 }
 
-/// Reads a [`Layer`]'s states in order.
+/// Reads one chunk of a [`Layer`] in order.
 #[derive(Debug)]
 pub struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
     current: Vec<u32>,
+    /// The fingerprint of `current`.
+    fp: u128,
+    /// Whether the next state is the chunk's first (its fingerprint is stored).
+    first: bool,
+    /// States left in the chunk.
+    left: usize,
 }
 
 impl Reader<'_> {
-    /// The next state, or `None` at the end of the layer.
+    /// The next state of the chunk and its fingerprint, or `None` at the
+    /// end of the chunk.
     #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<&[u32]> {
-        if self.at >= self.bytes.len() {
+    pub fn next(&mut self) -> Option<(&[u32], u128)> {
+        if self.left == 0 || self.at >= self.bytes.len() {
             return None;
         }
+        self.left -= 1;
         let header = get(self.bytes, &mut self.at);
         if header == WHOLE {
             let len = get(self.bytes, &mut self.at) as usize;
@@ -159,18 +233,27 @@ impl Reader<'_> {
                 let w = get(self.bytes, &mut self.at);
                 self.current.push(w);
             }
+            if !self.first {
+                self.fp = fingerprint::of_words(&self.current);
+            }
         } else {
             let mut i = 0usize;
+            let mut fp = self.fp;
             for _ in 1..header {
                 i += get(self.bytes, &mut self.at) as usize;
                 let x = get(self.bytes, &mut self.at);
                 if let Some(w) = self.current.get_mut(i) {
+                    fp = fingerprint::update_word(fp, i, *w, *w ^ x);
                     *w ^= x;
                 }
                 i += 1;
             }
+            if !self.first {
+                self.fp = fp;
+            }
         }
-        Some(&self.current)
+        self.first = false;
+        Some((&self.current, self.fp))
     }
 }
 
@@ -206,35 +289,74 @@ mod tests {
                 } else {
                     s.clone()
                 };
-                layer.push(&s);
+                layer.push(&s, fingerprint::of_words(&s));
                 pushed.push(s);
             }
             prop_assert_eq!(layer.len(), pushed.len());
-            let mut r = layer.reader();
-            for s in &pushed {
-                prop_assert_eq!(r.next(), Some(s.as_slice()));
-            }
-            prop_assert_eq!(r.next(), None);
+            prop_assert_eq!(read_all(&layer), pushed);
         }
+
+        /// Chunks cut the layer where the state length says, each read on
+        /// its own yields its states with their fingerprints.
+        #[test]
+        fn chunks_read_back_on_their_own(
+            n in 0usize..3000,
+            len in 1usize..400,
+            moves in prop::collection::vec((any::<prop::sample::Index>(), 0u32..5), 1..4),
+        ) {
+            let mut layer = Layer::default();
+            let mut state: Vec<u32> = (0..len as u32).map(|i| 0x8000_0000 | i << 8).collect();
+            let mut pushed = Vec::new();
+            for k in 0..n {
+                let (at, d) = moves[k % moves.len()];
+                state[at.index(len)] ^= d + (k as u32 & 7);
+                layer.push(&state, fingerprint::of_words(&state));
+                pushed.push(state.clone());
+            }
+            let chunk = chunk_states(len);
+            prop_assert_eq!(layer.chunks(), n.div_ceil(chunk));
+            for c in 0..layer.chunks() {
+                let mut r = layer.reader(c);
+                for s in &pushed[c * chunk..((c + 1) * chunk).min(n)] {
+                    let (words, fp) = r.next().unwrap();
+                    prop_assert_eq!(words, s.as_slice());
+                    prop_assert_eq!(fp, fingerprint::of_words(s));
+                }
+                prop_assert!(r.next().is_none());
+            }
+            prop_assert!(layer.reader(layer.chunks()).next().is_none());
+        }
+    }
+
+    /// Every state of a layer, chunk after chunk, checking fingerprints.
+    fn read_all(layer: &Layer) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        for c in 0..layer.chunks() {
+            let mut r = layer.reader(c);
+            while let Some((words, fp)) = r.next() {
+                assert_eq!(fp, fingerprint::of_words(words));
+                out.push(words.to_vec());
+            }
+        }
+        out
     }
 
     #[test]
     fn a_moved_word_costs_a_few_bytes() {
         let mut layer = Layer::default();
         let mut s: Vec<u32> = (0..300).map(|i| 0x8000_0000 | i).collect();
-        layer.push(&s);
+        layer.push(&s, fingerprint::of_words(&s));
         let whole = layer.bytes.len();
         s[150] += 1;
         s[151] += 256;
-        layer.push(&s);
+        layer.push(&s, fingerprint::of_words(&s));
         // Count, then (gap, XOR) per word: (150: two bytes, 1: one), (0: one, 0x100: two).
         assert_eq!(layer.bytes.len() - whole, 1 + (2 + 1) + (1 + 2));
         // Far more changes than a one-byte count holds.
         let t: Vec<u32> = s.iter().map(|w| w ^ 1).collect();
-        layer.push(&t);
-        let mut r = layer.reader();
-        r.next();
-        assert_eq!(r.next(), Some(s.as_slice()));
-        assert_eq!(r.next(), Some(t.as_slice()));
+        layer.push(&t, fingerprint::of_words(&t));
+        let all = read_all(&layer);
+        assert_eq!(all[1], s);
+        assert_eq!(all[2], t);
     }
 }

@@ -35,7 +35,7 @@ pub struct Constraints {
 /// formed: part of the key, since the same board with and without the rule
 /// formed are different situations.
 /// A level's turn function under [`Constraints`].
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct LevelSpace<'g> {
     game: &'g Game,
     start: State,
@@ -206,10 +206,12 @@ impl Space for LevelSpace<'_> {
 
 /// Searches `game` under `constraints`: [`super::search`] on a [`LevelSpace`],
 /// with a start state excluded by a forbid search counting as exhausted.
+/// `jobs` threads expand each layer; the result is the one of one thread.
 pub fn search_level(
     game: &Game,
     constraints: Constraints,
     limits: Limits,
+    jobs: usize,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
@@ -225,7 +227,7 @@ pub fn search_level(
             limit: None,
         };
     }
-    super::search(&space, limits, cancel, progress)
+    super::search(&space, limits, jobs, cancel, progress)
 }
 
 /// The letters of a route of action indices, for a space with `inputs`.
@@ -244,10 +246,21 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::{HashSet, VecDeque};
 
-    /// The reference: BFS over whole engine states, full `State` equality in
-    /// a std `HashSet`, paths kept as strings. `None` inside when unsolved;
-    /// `Err` when the space is larger than `cap` states.
-    fn naive(game: &Game, cap: usize) -> Result<Option<String>, ()> {
+    /// What the reference BFS found: the route (`None`: unsolved) and the
+    /// states it expanded and stored.
+    #[derive(Debug)]
+    struct Plain {
+        route: Option<String>,
+        expanded: u64,
+        stored: u64,
+    }
+
+    /// The reference: a deliberately plain BFS over whole engine states
+    /// (`Game::step`, full `State` equality in a std `HashSet`, paths kept
+    /// as strings), pruning what the plain solve prunes (a turn that loses
+    /// control without winning). `Err` when the space is larger than `cap`
+    /// states.
+    fn naive(game: &Game, cap: usize) -> Result<Plain, ()> {
         let (start, _) = game.reset();
         let mut inputs = Input::MOVES.to_vec();
         if !game.automata.is_empty() {
@@ -256,7 +269,9 @@ mod tests {
         let mut seen = HashSet::new();
         seen.insert(start.clone());
         let mut queue = VecDeque::from([(start, String::new())]);
+        let mut expanded = 0;
         while let Some((s, path)) = queue.pop_front() {
+            expanded += 1;
             for &i in &inputs {
                 let TurnResult::Accepted { state, report } = game.step(&s, i) else {
                     continue;
@@ -264,7 +279,14 @@ mod tests {
                 let mut p = path.clone();
                 p.push(i.letter());
                 if report.won {
-                    return Ok(Some(p));
+                    return Ok(Plain {
+                        route: Some(p),
+                        expanded,
+                        stored: seen.len() as u64,
+                    });
+                }
+                if report.lost_control {
+                    continue;
                 }
                 if seen.insert(state.clone()) {
                     queue.push_back((state, p));
@@ -274,59 +296,83 @@ mod tests {
                 return Err(());
             }
         }
-        Ok(None)
+        Ok(Plain {
+            route: None,
+            expanded,
+            stored: seen.len() as u64,
+        })
     }
 
+    /// Things that move (YOU, pushed rocks, a mouse on an automaton),
+    /// things that don't (walls, flags) and words that make and break the
+    /// rules (PUSH, STOP, WIN, DEFEAT, and nouns to swap).
     const CELLS: &[&str] = &[
-        ".", ".", ".", ".", ".", "m", "r", "f", "#", "MIAU", "IS", "IS", "YOU", "ROCK", "FLAG",
-        "WIN", "PUSH", "STOP", "WALL", "DEFEAT", "u", "MOUSE", "TICK",
+        ".", ".", ".", ".", ".", "m", "r", "r", "f", "#", "MIAU", "IS", "IS", "YOU", "ROCK",
+        "FLAG", "WIN", "PUSH", "STOP", "WALL", "DEFEAT", "u", "MOUSE", "TICK",
     ];
 
     fn board() -> impl Strategy<Value = String> {
-        prop::collection::vec(prop::collection::vec(prop::sample::select(CELLS), 5), 4).prop_map(
-            |rows| {
-                let mut out = String::from("MIAU IS YOU . .\n");
-                for r in rows {
-                    out.push_str(&r.join(" "));
+        (3usize..6, 4usize..7).prop_flat_map(|(h, w)| {
+            prop::collection::vec(prop::collection::vec(prop::sample::select(CELLS), w), h)
+                .prop_map(move |rows| {
+                    let mut out = String::from("MIAU IS YOU");
+                    out.push_str(&" .".repeat(w - 3));
                     out.push('\n');
-                }
-                out
-            },
-        )
+                    for r in rows {
+                        out.push_str(&r.join(" "));
+                        out.push('\n');
+                    }
+                    out
+                })
+        })
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(96))]
+        /// The solver, on one thread and on several, against the plain BFS:
+        /// the same verdict, the same first-in-order shortest route (which
+        /// replays to a win on the engine), the same states expanded and
+        /// stored. Unit tests cut layers into chunks of a few states, so the
+        /// threads do split these layers.
         #[test]
-        fn matches_a_naive_bfs_on_small_levels(b in board(), tick in any::<bool>()) {
+        fn matches_a_naive_bfs_on_small_levels(b in board(), tick in any::<bool>(), rocks_push in any::<bool>()) {
+            let b = if rocks_push { format!("ROCK IS PUSH\n{b}") } else { b };
             let mut level = testkit::level(&b);
             if tick {
                 testkit::automaton(&mut level, "shuttle", "TICK", Some("MOUSE"), 0, "LR");
             }
             let game = Game::new(&level);
-            let Ok(expected) = naive(&game, 4_000) else {
+            let Ok(plain) = naive(&game, 4_000) else {
                 return Ok(());
             };
-            let out = search_level(
-                &game,
-                Constraints::default(),
-                Limits::default(),
-                &AtomicBool::new(false),
-                &mut |_| {},
-            );
             let space = LevelSpace::new(&game, Constraints::default());
-            match (expected, out.verdict) {
-                (None, Verdict::Unsolved) => {}
-                (Some(route), Verdict::Solved(r)) => {
-                    let text = route_text(space.inputs(), &r);
-                    prop_assert_eq!(&text, &route);
-                    // The route replays to a win on the engine.
-                    prop_assert!(matches!(
-                        crate::check::replay_route(&game, &text),
-                        crate::check::Replay::Wins(_)
-                    ));
+            for jobs in [1, 2, 3] {
+                let out = search_level(
+                    &game,
+                    Constraints::default(),
+                    Limits::default(),
+                    jobs,
+                    &AtomicBool::new(false),
+                    &mut |_| {},
+                );
+                match (&plain.route, &out.verdict) {
+                    (None, Verdict::Unsolved) => {}
+                    (Some(route), Verdict::Solved(r)) => {
+                        let text = route_text(space.inputs(), r);
+                        prop_assert_eq!(&text, route);
+                        // The route replays to a win on the engine.
+                        prop_assert!(matches!(
+                            crate::check::replay_route(&game, &text),
+                            crate::check::Replay::Wins(_)
+                        ));
+                    }
+                    (e, v) => prop_assert!(false, "naive {e:?}, solver {v:?} on {jobs} threads on\n{b}"),
                 }
-                (e, v) => prop_assert!(false, "naive {e:?}, solver {v:?} on\n{b}"),
+                prop_assert_eq!(
+                    (out.expanded, out.stored),
+                    (plain.expanded, plain.stored),
+                    "{} threads on\n{}", jobs, b
+                );
             }
         }
     }
@@ -358,6 +404,7 @@ mod limits {
                 states: u64::MAX,
                 memory,
             },
+            1,
             &AtomicBool::new(false),
             &mut |_| {},
         );
@@ -379,6 +426,7 @@ mod limits {
                 states: 5000,
                 memory: 1 << 30,
             },
+            1,
             &AtomicBool::new(false),
             &mut |_| {},
         );

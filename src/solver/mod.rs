@@ -78,11 +78,18 @@ pub const fn budget_for_memory(memory: usize) -> u64 {
     (memory / BYTES_PER_STATE) as u64
 }
 
+/// The default state budget of every search (`solve`, each search of
+/// `check`, the editor's checks): [`DEFAULT_MEMORY`]'s worth of states,
+/// 67 108 864. A count, not a measurement, so a level gets the same verdict
+/// on every machine; the memory cap stays as a safety net and ends a search
+/// in LIMIT (saying so) should a level ever cost more per state.
+pub const DEFAULT_BUDGET: u64 = budget_for_memory(DEFAULT_MEMORY);
+
 impl Default for Limits {
-    /// About 67 million states (2 GiB worth) within 2 GiB.
+    /// [`DEFAULT_BUDGET`] states within [`DEFAULT_MEMORY`].
     fn default() -> Self {
         Limits {
-            states: budget_for_memory(DEFAULT_MEMORY),
+            states: DEFAULT_BUDGET,
             memory: DEFAULT_MEMORY,
         }
     }
@@ -142,212 +149,338 @@ pub struct Progress {
     pub depth: u32,
 }
 
-/// The successors of one expanded state, waiting to be inserted.
+/// The successors found from one chunk of a layer (see [`frontier`]), in
+/// layer and action order, waiting to be inserted.
 #[derive(Debug, Default)]
-struct Batch {
-    /// The expanded state's index in the visited set.
-    parent: u32,
-    /// Per successor, in action order: (action, end of its words in
-    /// `words`, fingerprint).
+struct Chunk {
+    /// Per expanded state, the end of its successors in `successors`.
+    ends: Vec<u32>,
+    /// Per successor: (action, end of its words in `words`, fingerprint).
     successors: Vec<(u8, u32, u128)>,
     /// The successors' packed words, one after another.
     words: Vec<u32>,
+    /// The first winning turn: (the state's place in the chunk, action).
+    won: Option<(u32, u8)>,
 }
 
-impl Batch {
-    /// Inserts the successors in action order, appending the new ones to
-    /// the next layer, and empties the batch. New states get consecutive
-    /// indices, so a layer's states are the indices from its first one on,
-    /// in the order the layer holds them.
-    fn insert(&mut self, visited: &mut Visited, next: &mut Layer) {
-        let mut start = 0;
-        for &(action, end, fp) in &self.successors {
-            if let Insert::New(_) = visited.insert(fp, self.parent, action) {
-                next.push(&self.words[start..end as usize]);
+/// Expands chunk `c` of `layer` into `out`: every state of the chunk in
+/// order, each action in order, up to the first win. Reads only the layer,
+/// so chunks are expanded on any thread; what is new is decided when the
+/// chunks are merged, in order ([`Run::merge`]).
+fn expand<S: Space>(space: &S, layer: &Layer, c: usize, out: &mut Chunk) {
+    out.ends.clear();
+    out.successors.clear();
+    out.words.clear();
+    out.won = None;
+    let actions = space.action_count();
+    let mut reader = layer.reader(c);
+    while let Some((words, fp)) = reader.next() {
+        space.enter(words);
+        for action in 0..actions {
+            let from = out.words.len();
+            let Some(turn) = space.step(words, action, &mut out.words) else {
+                continue;
+            };
+            if turn.pruned || turn.won {
+                out.words.truncate(from);
+                if turn.pruned {
+                    continue;
+                }
+                out.won = Some((out.ends.len() as u32, action as u8));
+                break;
             }
-            start = end as usize;
+            // A successor's fingerprint is its parent's, updated for the
+            // words that differ (see `fingerprint`): a turn moves a few
+            // entities, so this costs a comparison of the words rather
+            // than hashing all of them.
+            let new = &out.words[from..];
+            let fp = match turn.changed {
+                Some(i) if new.len() == words.len() && i < new.len() => {
+                    fingerprint::update_word(fp, i, words[i], new[i])
+                }
+                _ => fingerprint::update(fp, words, new),
+            } & visited::KEPT;
+            out.successors
+                .push((action as u8, out.words.len() as u32, fp));
         }
-        self.successors.clear();
-        self.words.clear();
-    }
-}
-
-/// How many batches of successors are in flight: the visited-set slots of a
-/// batch are prefetched when it is made and it is inserted when its ring
-/// slot comes round again, so the cache misses overlap with the engine's
-/// work on the states in between. (Prefetching the fingerprints a probe
-/// will compare as well was measured slower: it has to read the slot.)
-const PIPELINE: usize = 8;
-
-/// The batches in flight, inserted in the order they were made, so results
-/// are those of inserting each successor as soon as it is found.
-#[derive(Debug, Default)]
-struct Pipeline {
-    batches: [Batch; PIPELINE],
-    /// The slot of the newest batch.
-    newest: usize,
-}
-
-impl Pipeline {
-    /// The slot for the next expansion, after moving the pipeline on: the
-    /// oldest batch is inserted.
-    fn advance(&mut self, visited: &mut Visited, next: &mut Layer) -> &mut Batch {
-        self.newest = (self.newest + 1) % PIPELINE;
-        for &(_, _, fp) in &self.batches[(self.newest + PIPELINE / 2) % PIPELINE].successors {
-            visited.prefetch_fingerprint(fp);
-        }
-        // The slot being reused holds the oldest batch.
-        let slot = &mut self.batches[self.newest];
-        slot.insert(visited, next);
-        slot
-    }
-
-    /// Inserts every waiting batch, oldest first.
-    fn flush(&mut self, visited: &mut Visited, next: &mut Layer) {
-        for k in 1..=PIPELINE {
-            self.batches[(self.newest + k) % PIPELINE].insert(visited, next);
+        out.ends.push(out.successors.len() as u32);
+        if out.won.is_some() {
+            return;
         }
     }
 }
 
-/// Breadth-first search from `space.start()`.
+/// How far ahead of the merge the successors of the next few visited-set
+/// inserts are prefetched: their slots at this distance, their
+/// fingerprints (which needs the slot) at half of it, so the cache misses
+/// overlap instead of following one another.
+const PREFETCH: usize = 16;
+
+/// The sequential half of a search: the visited set, the layer being found
+/// and the figures, fed the expanded chunks in layer order.
+struct Run<'a> {
+    limits: Limits,
+    cancel: &'a AtomicBool,
+    progress: &'a mut dyn FnMut(Progress),
+    visited: Visited,
+    next: Layer,
+    expanded: u64,
+    depth: u32,
+    peak: usize,
+}
+
+impl Run<'_> {
+    fn bytes(&self, frontier: &Layer) -> usize {
+        self.visited.bytes() + frontier.bytes() + self.next.bytes()
+    }
+
+    fn outcome(&mut self, verdict: Verdict, limit: Option<LimitKind>, frontier: &Layer) -> Outcome {
+        self.peak = self.peak.max(self.bytes(frontier));
+        Outcome {
+            verdict,
+            expanded: self.expanded,
+            stored: self.visited.len() as u64,
+            depth: self.depth,
+            peak_bytes: self.peak,
+            visited_bytes: self.visited.bytes(),
+            limit,
+        }
+    }
+
+    fn report(&mut self) {
+        (self.progress)(Progress {
+            expanded: self.expanded,
+            stored: self.visited.len() as u64,
+            depth: self.depth,
+        });
+    }
+
+    /// Inserts the successors of `chunk`, whose first state has index
+    /// `first` in the visited set, as if each were inserted as soon as it
+    /// was found; the new ones join the next layer. Returns the outcome
+    /// when the search ends here (a win, a limit, cancellation). Every
+    /// decision is taken here, in layer order, from the chunk's contents
+    /// alone, so how the chunks were expanded (threads, timing) changes
+    /// nothing.
+    fn merge(&mut self, chunk: &Chunk, first: u32, frontier: &Layer) -> Option<Outcome> {
+        let succ = &chunk.successors;
+        for (k, s) in succ.iter().enumerate().take(PREFETCH) {
+            self.visited.prefetch(s.2);
+            if k < PREFETCH / 2 {
+                self.visited.prefetch_fingerprint(s.2);
+            }
+        }
+        let (mut k, mut from) = (0usize, 0usize);
+        for (j, &end) in chunk.ends.iter().enumerate() {
+            let this = first + j as u32;
+            if self.expanded >= self.limits.states {
+                return Some(self.outcome(Verdict::Limit, Some(LimitKind::States), frontier));
+            }
+            self.expanded += 1;
+            if self.expanded.is_multiple_of(1024) {
+                if self.cancel.load(Ordering::Relaxed) {
+                    return Some(self.outcome(Verdict::Cancelled, None, frontier));
+                }
+                let used = self.bytes(frontier);
+                self.peak = self.peak.max(used);
+                if used > self.limits.memory || self.visited.len() + 8192 > visited::MAX_STATES {
+                    return Some(self.outcome(Verdict::Limit, Some(LimitKind::Memory), frontier));
+                }
+                if self.expanded.is_multiple_of(4096) {
+                    self.report();
+                }
+            }
+            // The most common repeat is the way back (a walk undone),
+            // which leads to the grandparent: known to be stored, so its
+            // insert is skipped. Parents of a layer's states are expanded
+            // in order, so these reads are sequential, not cache misses.
+            let grand = self
+                .visited
+                .parent(this)
+                .map(|p| self.visited.fingerprint(p));
+            while k < end as usize {
+                let (action, to, fp) = succ[k];
+                if let Some(s) = succ.get(k + PREFETCH) {
+                    self.visited.prefetch(s.2);
+                }
+                if let Some(s) = succ.get(k + PREFETCH / 2) {
+                    self.visited.prefetch_fingerprint(s.2);
+                }
+                if grand != Some(fp)
+                    && let Insert::New(_) = self.visited.insert(fp, this, action)
+                {
+                    self.next.push(&chunk.words[from..to as usize], fp);
+                }
+                from = to as usize;
+                k += 1;
+            }
+            if let Some((at, action)) = chunk.won
+                && at as usize == j
+            {
+                let mut route = self.visited.route(this);
+                route.push(action);
+                return Some(self.outcome(Verdict::Solved(route), None, frontier));
+            }
+        }
+        None
+    }
+}
+
+/// Chunks expanded ahead of the merge, per thread: enough that a thread
+/// rarely waits for the merge, few enough that the chunks' buffers stay a
+/// few megabytes.
+const AHEAD: usize = 3;
+
+/// Breadth-first search from `space.start()` on `jobs` threads.
 ///
 /// The frontier is one [`Layer`] per BFS layer (the one being expanded and
 /// the one being found); a layer's states are the visited set's indices
 /// from the layer's first on, in order, so only their words are kept.
-/// `cancel` is polled every 1024 expansions; `progress` is called every
-/// 4096 and at each new layer.
-pub fn search<S: Space>(
+/// Each layer is expanded chunk by chunk ([`frontier`]): with more than
+/// one job, threads expand chunks ahead while this thread merges them in
+/// layer order, so the result (verdict, route, every count) is the one of
+/// a single thread. `cancel` is polled every 1024 expansions; `progress`
+/// is called every 4096 and at each new layer.
+pub fn search<S: Space + Clone + Send>(
     space: &S,
     limits: Limits,
+    jobs: usize,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
-    let actions = space.action_count();
     // Small at first: a level of a few dozen states pays for a few dozen.
     let mut visited = Visited::with_capacity(0);
     let mut start: Vec<u32> = Vec::with_capacity(256);
     space.start(&mut start);
-    let _ = visited.insert(fingerprint::of_words(&start), u32::MAX, 0);
+    let start_fp = fingerprint::of_words(&start) & visited::KEPT;
+    let _ = visited.insert(start_fp, u32::MAX, 0);
     let mut frontier = Layer::default();
-    frontier.push(&start);
+    frontier.push(&start, start_fp);
+    let mut run = Run {
+        limits,
+        cancel,
+        progress,
+        visited,
+        next: Layer::default(),
+        expanded: 0,
+        depth: 0,
+        peak: 0,
+    };
     // The index of the current layer's first state.
     let mut first = 0u32;
-    let mut next = Layer::default();
-    let mut pipeline = Pipeline::default();
-    let mut expanded = 0u64;
-    let mut depth = 0u32;
-    let mut peak = 0usize;
-    let bytes = |visited: &Visited, a: &Layer, b: &Layer| visited.bytes() + a.bytes() + b.bytes();
-    let outcome = |verdict, expanded, visited: &Visited, depth, peak| Outcome {
-        verdict,
-        expanded,
-        stored: visited.len() as u64,
-        depth,
-        peak_bytes: peak,
-        visited_bytes: visited.bytes(),
-        limit: None,
-    };
-    let limited = |kind, expanded, visited: &Visited, depth, peak| Outcome {
-        limit: Some(kind),
-        ..outcome(Verdict::Limit, expanded, visited, depth, peak)
-    };
+    let mut workers: Vec<S> = Vec::new();
+    let mut chunk = Chunk::default();
     while !frontier.is_empty() {
-        progress(Progress {
-            expanded,
-            stored: visited.len() as u64,
-            depth,
-        });
-        let mut reader = frontier.reader();
-        let mut index = first;
-        let next_first = visited.len() as u32;
-        while let Some(words) = reader.next() {
-            let this = index;
-            index += 1;
-            if expanded >= limits.states {
-                pipeline.flush(&mut visited, &mut next);
-                return limited(LimitKind::States, expanded, &visited, depth, peak);
+        run.report();
+        let next_first = run.visited.len() as u32;
+        let chunks = frontier.chunks();
+        let per = frontier.chunk_len() as u32;
+        let ended = if jobs <= 1 || chunks < 2 {
+            (0..chunks).find_map(|c| {
+                expand(space, &frontier, c, &mut chunk);
+                run.merge(&chunk, first + c as u32 * per, &frontier)
+            })
+        } else {
+            if workers.is_empty() {
+                workers = (0..jobs).map(|_| space.clone()).collect();
             }
-            expanded += 1;
-            if expanded.is_multiple_of(1024) {
-                if cancel.load(Ordering::Relaxed) {
-                    pipeline.flush(&mut visited, &mut next);
-                    return outcome(Verdict::Cancelled, expanded, &visited, depth, peak);
-                }
-                let used = bytes(&visited, &frontier, &next);
-                peak = peak.max(used);
-                if used > limits.memory || visited.len() + 8192 > visited::MAX_STATES {
-                    pipeline.flush(&mut visited, &mut next);
-                    return limited(LimitKind::Memory, expanded, &visited, depth, peak);
-                }
-                if expanded.is_multiple_of(4096) {
-                    progress(Progress {
-                        expanded,
-                        stored: visited.len() as u64,
-                        depth,
-                    });
-                }
-            }
-            // A successor's fingerprint is its parent's, updated for the
-            // words that differ (see `fingerprint`): a turn moves a few
-            // entities, so this costs a comparison of the words rather than
-            // hashing all of them.
-            let parent_fp = visited.fingerprint(this);
-            // The most common repeat is the way back (a walk undone), which
-            // leads to the grandparent: known to be stored, so its insert
-            // is skipped. Parents of a layer's states are expanded in order,
-            // so these reads are sequential, not cache misses.
-            let grand_fp = visited.parent(this).map(|p| visited.fingerprint(p));
-            let batch = pipeline.advance(&mut visited, &mut next);
-            batch.parent = this;
-            let mut won = None;
-            space.enter(words);
-            for action in 0..actions {
-                let from = batch.words.len();
-                let Some(turn) = space.step(words, action, &mut batch.words) else {
-                    continue;
-                };
-                if turn.pruned || turn.won {
-                    batch.words.truncate(from);
-                    if turn.pruned {
-                        continue;
+            parallel_layer(&mut workers, &frontier, first, &mut run)
+        };
+        if let Some(out) = ended {
+            return out;
+        }
+        run.peak = run.peak.max(run.bytes(&frontier));
+        std::mem::swap(&mut frontier, &mut run.next);
+        run.next.clear();
+        first = next_first;
+        run.depth += 1;
+    }
+    run.outcome(Verdict::Unsolved, None, &frontier)
+}
+
+/// One layer on `workers.len()` threads: each takes the next chunk not yet
+/// taken (at most [`AHEAD`] per thread beyond the merge), expands it and
+/// hands it over; this thread merges the chunks in order. Returns the
+/// outcome when the search ends within the layer.
+fn parallel_layer<S: Space + Send>(
+    workers: &mut [S],
+    frontier: &Layer,
+    first: u32,
+    run: &mut Run<'_>,
+) -> Option<Outcome> {
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::{Condvar, Mutex, mpsc};
+    let chunks = frontier.chunks();
+    let per = frontier.chunk_len() as u32;
+    let window = AHEAD * workers.len();
+    let taken = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // The number of chunks merged, which workers wait on to stay in the window.
+    let merged = (Mutex::new(0usize), Condvar::new());
+    let pool: Mutex<Vec<Chunk>> = Mutex::new(Vec::new());
+    let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
+    std::thread::scope(|scope| {
+        for worker in workers.iter_mut() {
+            let tx = tx.clone();
+            let (taken, stop, merged, pool) = (&taken, &stop, &merged, &pool);
+            scope.spawn(move || {
+                loop {
+                    let c = taken.fetch_add(1, Ordering::Relaxed);
+                    if c >= chunks {
+                        break;
                     }
-                    won = Some(action);
-                    break;
-                }
-                let new = &batch.words[from..];
-                let fp = match turn.changed {
-                    Some(i) if new.len() == words.len() && i < new.len() => {
-                        fingerprint::update_word(parent_fp, i, words[i], new[i])
+                    {
+                        let Ok(mut m) = merged.0.lock() else { break };
+                        while c >= *m + window && !stop.load(Ordering::Relaxed) {
+                            let Ok(g) = merged.1.wait(m) else { return };
+                            m = g;
+                        }
                     }
-                    _ => fingerprint::update(parent_fp, words, new),
-                } & visited::KEPT;
-                if grand_fp == Some(fp) {
-                    batch.words.truncate(from);
-                    continue;
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut chunk = pool
+                        .lock()
+                        .ok()
+                        .and_then(|mut p| p.pop())
+                        .unwrap_or_default();
+                    expand(worker, frontier, c, &mut chunk);
+                    if tx.send((c, chunk)).is_err() {
+                        break;
+                    }
                 }
-                visited.prefetch(fp);
-                let end = batch.words.len() as u32;
-                batch.successors.push((action as u8, end, fp));
-            }
-            if let Some(action) = won {
-                // The successors found before the win are stored first, as
-                // they would be one at a time.
-                pipeline.flush(&mut visited, &mut next);
-                let mut route = visited.route(this);
-                route.push(action as u8);
-                peak = peak.max(bytes(&visited, &frontier, &next));
-                return outcome(Verdict::Solved(route), expanded, &visited, depth, peak);
+            });
+        }
+        drop(tx);
+        let mut pending: Vec<Option<Chunk>> = (0..window).map(|_| None).collect();
+        let mut m = 0usize;
+        let mut ended = None;
+        'merge: while m < chunks {
+            let Ok((c, chunk)) = rx.recv() else { break };
+            pending[c % window] = Some(chunk);
+            while let Some(chunk) = pending[m % window].take() {
+                ended = run.merge(&chunk, first + m as u32 * per, frontier);
+                if let Ok(mut p) = pool.lock() {
+                    p.push(chunk);
+                }
+                m += 1;
+                if let Ok(mut g) = merged.0.lock() {
+                    *g = m;
+                }
+                merged.1.notify_all();
+                if ended.is_some() || m == chunks {
+                    break 'merge;
+                }
             }
         }
-        pipeline.flush(&mut visited, &mut next);
-        peak = peak.max(bytes(&visited, &frontier, &next));
-        std::mem::swap(&mut frontier, &mut next);
-        next.clear();
-        first = next_first;
-        depth += 1;
-    }
-    outcome(Verdict::Unsolved, expanded, &visited, depth, peak)
+        // Under the lock, so that no worker can check the flag and then
+        // miss the wake-up.
+        let guard = merged.0.lock();
+        stop.store(true, Ordering::Relaxed);
+        drop(guard);
+        merged.1.notify_all();
+        ended
+    })
 }
 
 #[cfg(test)]

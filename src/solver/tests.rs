@@ -43,13 +43,16 @@ impl Space for Table {
     }
 }
 
-/// The reference: BFS over whole states with a HashMap of paths.
-fn naive(t: &Table) -> Option<Vec<u8>> {
+/// The reference: BFS over whole states with a HashMap of paths; the
+/// route, if any, with the states expanded and stored.
+fn naive(t: &Table) -> (Option<Vec<u8>>, u64, u64) {
     let mut seen: HashMap<u16, Vec<u8>> = HashMap::new();
     let mut queue = VecDeque::new();
     seen.insert(0, Vec::new());
     queue.push_back(0u16);
+    let mut expanded = 0;
     while let Some(s) = queue.pop_front() {
+        expanded += 1;
         let path = seen[&s].clone();
         for a in 0..t.action_count() {
             let Some((to, turn)) = t.turn(s, a) else {
@@ -61,7 +64,7 @@ fn naive(t: &Table) -> Option<Vec<u8>> {
             let mut p = path.clone();
             p.push(a as u8);
             if turn.won {
-                return Some(p);
+                return (Some(p), expanded, seen.len() as u64);
             }
             if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(to) {
                 e.insert(p);
@@ -69,7 +72,7 @@ fn naive(t: &Table) -> Option<Vec<u8>> {
             }
         }
     }
-    None
+    (None, expanded, seen.len() as u64)
 }
 
 fn table() -> impl Strategy<Value = Table> {
@@ -97,13 +100,32 @@ fn table() -> impl Strategy<Value = Table> {
 }
 
 proptest! {
+    /// One thread or several, the search finds what a plain BFS finds:
+    /// the verdict, the first shortest route in action order, and as many
+    /// states expanded and stored. (Unit tests cut layers into chunks of
+    /// a few states, so several threads do split these layers.)
     #[test]
-    fn matches_naive_bfs(t in table()) {
-        let out = search(&t, Limits::default(), &AtomicBool::new(false), &mut |_| {});
-        match naive(&t) {
+    fn matches_naive_bfs(t in table(), jobs in 1usize..4) {
+        let out = search(&t, Limits::default(), jobs, &AtomicBool::new(false), &mut |_| {});
+        let (route, expanded, stored) = naive(&t);
+        match route {
             Some(route) => prop_assert_eq!(out.verdict, Verdict::Solved(route)),
             None => prop_assert_eq!(out.verdict, Verdict::Unsolved),
         }
+        prop_assert_eq!((out.expanded, out.stored), (expanded, stored));
+    }
+
+    /// A state budget ends every thread count at the same place.
+    #[test]
+    fn limits_end_alike_on_any_thread_count(t in table(), states in 1u64..30) {
+        let limits = Limits { states, memory: 1 << 30 };
+        let one = search(&t, limits, 1, &AtomicBool::new(false), &mut |_| {});
+        let two = search(&t, limits, 2, &AtomicBool::new(false), &mut |_| {});
+        prop_assert_eq!(&one.verdict, &two.verdict);
+        prop_assert_eq!(
+            (one.expanded, one.stored, one.depth, one.limit, one.peak_bytes),
+            (two.expanded, two.stored, two.depth, two.limit, two.peak_bytes)
+        );
     }
 }
 
@@ -120,10 +142,16 @@ fn budget_ends_in_limit_not_unsolved() {
         states: 10,
         memory: 1 << 30,
     };
-    let out = search(&t, limits, &AtomicBool::new(false), &mut |_| {});
+    let out = search(&t, limits, 1, &AtomicBool::new(false), &mut |_| {});
     assert_eq!(out.verdict, Verdict::Limit);
     assert_eq!(out.expanded, 10);
-    let out = search(&t, Limits::default(), &AtomicBool::new(false), &mut |_| {});
+    let out = search(
+        &t,
+        Limits::default(),
+        1,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
     assert_eq!(out.verdict, Verdict::Unsolved);
     assert_eq!(out.stored, n as u64);
 }
@@ -136,7 +164,13 @@ fn cancellation_stops_the_search() {
         wins: vec![vec![false]; n],
         prune: vec![vec![false]; n],
     };
-    let out = search(&t, Limits::default(), &AtomicBool::new(true), &mut |_| {});
+    let out = search(
+        &t,
+        Limits::default(),
+        1,
+        &AtomicBool::new(true),
+        &mut |_| {},
+    );
     assert_eq!(out.verdict, Verdict::Cancelled);
     assert!(out.expanded <= 1024);
 }

@@ -263,6 +263,7 @@ pub fn strs(v: &[&str]) -> Vec<String> {
 /// The engine as a search space for [`miau::solver::search`], per §10.4:
 /// actions `U D L R`, plus `W` on levels with automata; rejected inputs have
 /// no successor and turns that leave no YOU are dead ends.
+#[derive(Clone)]
 pub struct EngineSpace<'g> {
     game: &'g Game,
     actions: Vec<Input>,
@@ -294,7 +295,7 @@ impl<'g> EngineSpace<'g> {
             ..Limits::default()
         };
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        match search(self, limits, &cancel, &mut |_| {}).verdict {
+        match search(self, limits, 1, &cancel, &mut |_| {}).verdict {
             Verdict::Solved(route) => Some(
                 route
                     .iter()
