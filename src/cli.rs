@@ -664,9 +664,15 @@ fn import(input: &str, out: Option<&Path>) -> u8 {
     {
         return import_xsb(path, out);
     }
+    // Bytes that aren't UTF-8 are refused (M114), as `check` refuses them:
+    // an import never writes U+FFFD where the pack had other bytes.
+    let mut decoding = Vec::new();
     let json = if Path::new(input).exists() {
         match read_source(Path::new(input)) {
-            Ok((text, _)) => text,
+            Ok((text, diags)) => {
+                decoding = diags;
+                text
+            }
             Err(e) => {
                 eprintln!("miauc: {e}");
                 return 1;
@@ -684,7 +690,8 @@ fn import(input: &str, out: Option<&Path>) -> u8 {
             }
         }
     };
-    let compiled = compile::compile(&json, SourceKind::Json);
+    let mut compiled = compile::compile(&json, SourceKind::Json);
+    compiled.diagnostics.splice(0..0, decoding);
     let failed = print_diagnostics(
         &abbreviate(input),
         &json,
@@ -694,6 +701,14 @@ fn import(input: &str, out: Option<&Path>) -> u8 {
     let Some(pack) = compiled.pack.filter(|_| !failed) else {
         return 1;
     };
+    let unwritable = crate::import::unwritable(&pack);
+    if !unwritable.is_empty() {
+        for why in &unwritable {
+            eprintln!("miauc: {}: {why}", abbreviate(input));
+        }
+        eprintln!("miauc: nothing imported: the .miau source wouldn't build");
+        return 1;
+    }
     let source = crate::import::to_miau(&pack);
     match out {
         Some(path) => {

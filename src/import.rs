@@ -10,9 +10,10 @@
 //!
 //! Legend keys: each thing noun (and each noun with a channel) gets one
 //! character: the lowercase first letter of the noun when free, else another
-//! letter of the noun, else any free lowercase letter, else a symbol. Keys are
-//! never uppercase (that would read as a word), never `.` (empty) or `+`
-//! (stacks).
+//! letter of the noun, else any free lowercase letter, else a symbol; past
+//! those 56, two characters (`a0` … `z9`, then `aa` …), so any number of
+//! things gets a distinct ASCII key. Keys are never uppercase (that would
+//! read as a word), never `.` (empty) or `+` (stacks).
 
 pub mod keke;
 pub mod xsb;
@@ -38,6 +39,116 @@ pub fn to_miau(pack: &Pack) -> String {
     for level in &pack.levels {
         level_block(level, &legend, &mut out);
     }
+    out
+}
+
+/// What `.miau` can't write of `pack`, one message per place, naming the
+/// pack JSON path: text with a line break (a `.miau` string is one line, with
+/// only `\"` and `\\` escapes), an `allow` code that isn't one token, and a
+/// word twice in one cell (a stack names each word once). [`to_miau`] of a
+/// pack with any of these would not build, so `miauc import` refuses it and
+/// writes nothing.
+pub fn unwritable(pack: &Pack) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut text = |path: String, value: &str| {
+        if value.contains(['\n', '\r']) {
+            out.push(format!(
+                "{path} holds a line break, which .miau text can't hold; join its lines with a space"
+            ));
+        }
+    };
+    text("manifest.name".into(), &pack.name);
+    text("manifest.version".into(), &pack.version);
+    if let Some(w) = &pack.world {
+        text("manifest.world.glyph".into(), &w.glyph);
+        if let Some(t) = &w.tagline {
+            text("manifest.world.tagline".into(), t);
+        }
+    }
+    for e in &pack.palette {
+        let at = format!("palette.{}", e.noun.text);
+        text(format!("{at}.glyph"), &e.glyph);
+        if let Some(f) = &e.fallback {
+            text(format!("{at}.fallback"), f);
+        }
+    }
+    for e in &pack.glossary {
+        text(format!("properties.{}.describe", e.word.text), &e.describe);
+    }
+    for (k, a) in pack.allow.iter().enumerate() {
+        text(format!("manifest.allow[{k}].reason"), &a.reason);
+    }
+    for (i, l) in pack.levels.iter().enumerate() {
+        let at = format!("levels[{i}]");
+        for (field, v) in [("title", &l.title), ("hint", &l.hint)] {
+            if let Some(v) = v {
+                text(format!("{at}.{field}"), v);
+            }
+        }
+        for (field, intro) in [("introduces", &l.introduces), ("reuses", &l.reuses)] {
+            for (k, idea) in intro.ideas.iter().enumerate() {
+                text(format!("{at}.{field}.ideas[{k}]"), idea);
+            }
+        }
+        let c = &l.check;
+        if let Some(s) = &c.solution {
+            text(format!("{at}.solution"), &s.text);
+        }
+        for (k, r) in c.must_form.iter().enumerate() {
+            text(format!("{at}.mustForm[{k}]"), &r.text);
+        }
+        for (k, r) in c.must_break.iter().enumerate() {
+            text(format!("{at}.mustBreak[{k}]"), &r.text);
+        }
+        let allows = c
+            .allow_bypass
+            .iter()
+            .chain(c.allow_hands_off.iter())
+            .chain(c.allow.iter());
+        for a in allows {
+            text(format!("{at}.allow {}", a.code.text), &a.reason);
+        }
+    }
+    let level_allows = pack.levels.iter().enumerate().flat_map(|(i, l)| {
+        let c = &l.check;
+        c.allow_bypass
+            .iter()
+            .chain(c.allow_hands_off.iter())
+            .chain(c.allow.iter())
+            .map(move |a| (format!("levels[{i}].allow"), a))
+    });
+    let pack_allows = pack.allow.iter().map(|a| ("manifest.allow".to_string(), a));
+    for (at, a) in pack_allows.chain(level_allows) {
+        let token = !a.code.text.is_empty()
+            && a.code
+                .text
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !token {
+            out.push(format!(
+                "{at}: the code {:?} isn't one word, so .miau can't write it; use a code such as M403 or a name such as bypass",
+                a.code.text
+            ));
+        }
+    }
+    for (i, l) in pack.levels.iter().enumerate() {
+        let mut words: Vec<(u32, u32, &str)> = l
+            .objects
+            .iter()
+            .filter(|o| o.kind == Kind::Word)
+            .map(|o| (o.y, o.x, o.text.as_str()))
+            .collect();
+        words.sort_unstable();
+        for w in words.windows(2) {
+            if w[0] == w[1] {
+                out.push(format!(
+                    "levels[{i}] ({}): two {} words at column {}, row {}; a .miau cell names a word once, so remove one",
+                    l.id.text, w[0].2, w[0].1, w[0].0
+                ));
+            }
+        }
+    }
+    out.dedup();
     out
 }
 
@@ -177,13 +288,13 @@ fn glossary(pack: &Pack, out: &mut String) {
 
 /// The pack-level legend: one key per (noun, channel) of the pack's things.
 struct Legend {
-    entries: Vec<(String, Option<String>, char)>,
+    entries: Vec<(String, Option<String>, String)>,
 }
 
 impl Legend {
     fn choose(pack: &Pack) -> Legend {
-        let mut entries: Vec<(String, Option<String>, char)> = Vec::new();
-        let mut taken: Vec<char> = Vec::new();
+        let mut entries: Vec<(String, Option<String>, String)> = Vec::new();
+        let mut taken: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
         for level in &pack.levels {
             for o in reading_order(level) {
                 if o.kind != Kind::Thing
@@ -199,27 +310,33 @@ impl Legend {
                     .filter(char::is_ascii_alphabetic)
                     .map(|c| c.to_ascii_lowercase())
                     .collect();
-                let key = lower
+                let single = lower
                     .iter()
                     .copied()
                     .chain('a'..='z')
                     .chain(SYMBOLS.iter().copied())
-                    .find(|c| !taken.contains(c));
-                // More than 56 distinct things is far beyond any pack; fall
-                // back to a symbol that can't be confused with anything else.
-                let key = key.unwrap_or('\u{b6}');
-                taken.push(key);
+                    .map(String::from);
+                // Boards are ASCII: past the single characters, a lowercase
+                // letter and a digit or letter (26 × 36 more keys), then
+                // longer ones, always distinct.
+                let double = ('a'..='z')
+                    .flat_map(|a| ('0'..='9').chain('a'..='z').map(move |b| format!("{a}{b}")));
+                let key = single
+                    .chain(double)
+                    .find(|c| !taken.contains(c))
+                    .unwrap_or_else(|| format!("k{}", taken.len()));
+                taken.insert(key.clone());
                 entries.push((o.text.clone(), o.channel.clone(), key));
             }
         }
         Legend { entries }
     }
 
-    fn key(&self, o: &Object) -> Option<char> {
+    fn key(&self, o: &Object) -> Option<&str> {
         self.entries
             .iter()
             .find(|(n, c, _)| *n == o.text && *c == o.channel)
-            .map(|e| e.2)
+            .map(|e| e.2.as_str())
     }
 
     fn write(&self, out: &mut String) {

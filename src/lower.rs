@@ -285,6 +285,17 @@ fn part_spans(file: &ast::File, level: Option<&str>, key: &str) -> Vec<Span> {
     out
 }
 
+/// The span of each `+`-separated piece of `cell`, in order.
+fn piece_spans(cell: &ast::Cell) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut off = cell.span.start as usize;
+    for piece in cell.text.split('+') {
+        out.push(Span::new(off, off + piece.len()));
+        off += piece.len() + 1;
+    }
+    out
+}
+
 /// Spans of the parts of `cell` written as `key`.
 fn cell_part_spans(cell: &ast::Cell, key: &str) -> Vec<Span> {
     let mut out = Vec::new();
@@ -421,7 +432,10 @@ fn lower_level(
                     _ => c.allow.push(al),
                 }
             }
-            LevelStmtKind::Terrain(ws) => out.terrain = ws.iter().map(named).collect(),
+            LevelStmtKind::Terrain(ws) => {
+                out.terrain = ws.iter().map(named).collect();
+                out.terrain_span = s.span;
+            }
             LevelStmtKind::Automaton(a) => out.automata.push(model::Automaton {
                 id: named(&a.id),
                 subject: a.subject.as_ref().map(named),
@@ -514,7 +528,12 @@ fn lower_level(
         for (y, row) in board.rows.iter().enumerate() {
             for (x, cell) in row.cells.iter().enumerate() {
                 let (x, y) = (x as u32, y as u32);
-                for part in &cell.parts {
+                // A stack the parser repaired (an empty or repeated part) has
+                // fewer parts than pieces: its parts keep the cell's span.
+                let pieces = piece_spans(cell);
+                let whole = pieces.len() != cell.parts.len();
+                for (pi, part) in cell.parts.iter().enumerate() {
+                    let piece = if whole { cell.span } else { pieces[pi] };
                     match part {
                         Part::Word { text, fixed } => objects.push(model::Object {
                             kind: Kind::Word,
@@ -523,6 +542,7 @@ fn lower_level(
                             y,
                             fixed: *fixed,
                             span: cell.span,
+                            part: piece,
                             ..Default::default()
                         }),
                         Part::Key(k) => match lookup(k) {
@@ -544,6 +564,7 @@ fn lower_level(
                                         y,
                                         channel: channel.clone(),
                                         span: cell.span,
+                                        part: piece,
                                         ..Default::default()
                                     });
                                 }

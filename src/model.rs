@@ -173,6 +173,8 @@ pub struct Level {
     pub frail: Option<Frail>,
     /// Terrain nouns, in order (their implicit `N IS STOP` records come first, in this order).
     pub terrain: Vec<Named>,
+    /// Span of the `terrain` statement (empty when there is none, or outside source).
+    pub terrain_span: Span,
     /// Check metadata.
     pub check: CheckMeta,
     /// Word tiles and things, in reading order (row, column, stack order).
@@ -338,6 +340,23 @@ pub struct Object {
     pub channel: Option<String>,
     /// The board cell (or legend entry) it came from.
     pub span: Span,
+    /// The part of that cell that writes it: `WIN` in `WIN+IS`, the key for a
+    /// thing (shared by every thing of one key). The whole cell when it holds
+    /// one part; empty outside source. Quick fixes that rewrite one word of a
+    /// stack edit this, never the whole cell.
+    pub part: Span,
+}
+
+impl Object {
+    /// The source this object alone is written as: its part of a stack
+    /// ([`Object::part`]), else its cell.
+    pub fn written(&self) -> Span {
+        if self.part == Span::default() {
+            self.span
+        } else {
+            self.part
+        }
+    }
 }
 
 /// Feature names (`rules.md` §11.4), in canonical order.

@@ -355,6 +355,43 @@ fn json_with_a_byte_order_mark_is_accepted_like_miau() {
 }
 
 #[test]
+fn import_refuses_bytes_that_are_not_utf8() {
+    let dir = temp_dir("not-utf8");
+    let text = std::fs::read_to_string(built_json(&dir)).unwrap();
+    let at = text.find("Crate Works").expect("the pack's name");
+    let mut bytes = text.into_bytes();
+    bytes[at + 2] = 0xff;
+    let file = dir.join("bad.json");
+    std::fs::write(&file, &bytes).unwrap();
+    let target = dir.join("bad.miau");
+    let out = miauc(&["import", s(&file), "-o", s(&target)]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("M114") && err.contains("UTF-8"), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(!target.exists(), "no .miau with U+FFFD in it is written");
+}
+
+#[test]
+fn import_refuses_what_miau_cannot_write_and_writes_nothing() {
+    let dir = temp_dir("unwritable");
+    let text = std::fs::read_to_string(built_json(&dir)).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["levels"][0]["hint"] = "Two\nlines.".into();
+    let file = dir.join("two-lines.json");
+    std::fs::write(&file, v.to_string()).unwrap();
+    let target = dir.join("two-lines.miau");
+    let out_import = miauc(&["import", s(&file), "-o", s(&target)]);
+    assert_eq!(out_import.status.code(), Some(1), "{}", stderr(&out_import));
+    let err = stderr(&out_import);
+    assert!(
+        err.contains("levels[0].hint") && err.contains("line break"),
+        "{err}"
+    );
+    assert!(!target.exists());
+}
+
+#[test]
 fn import_does_not_echo_a_huge_share_string() {
     let junk = format!("miau1:{}", "A".repeat(100_000));
     let out = miauc(&["import", &junk]);

@@ -321,3 +321,42 @@ fn exit_without_shutdown_exits_1() {
     s.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
     assert_eq!(exit_status(s).code(), Some(1));
 }
+
+#[test]
+fn a_client_that_never_accepts_a_progress_token_does_not_hold_up_a_check() {
+    let mut s = Server::start();
+    s.send(&json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "capabilities": { "window": { "workDoneProgress": true } } }
+    }));
+    assert!(s.response(1, 10)["result"]["capabilities"].is_object());
+    s.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    s.send(&json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": URI, "languageId": "miau", "version": 1, "text": TRAP } }
+    }));
+    // No token from the client: the server asks for one and gets no answer.
+    s.send(&json!({
+        "jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand",
+        "params": { "command": "miau.checkPack", "arguments": [URI] }
+    }));
+    let create = s.notification(30, |v| v["method"] == "window/workDoneProgress/create");
+    assert!(
+        create["id"].is_number() || create["id"].is_string(),
+        "{create}"
+    );
+    // The check still runs, without progress, and answers.
+    let r = s.notification(60, |v| v["id"] == 2 && v.get("method").is_none());
+    assert!(r.get("error").is_none(), "{r}");
+    assert!(!r["result"].is_null(), "{r}");
+    let token = &create["params"]["token"];
+    assert!(
+        !s.backlog
+            .iter()
+            .any(|v| v["method"] == "$/progress" && v["params"]["token"] == *token),
+        "progress reported on a token the client never accepted: {:?}",
+        s.backlog
+    );
+    s.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "shutdown" }));
+    assert_eq!(s.response(3, 10)["result"], Value::Null);
+}

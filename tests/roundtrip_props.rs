@@ -174,3 +174,86 @@ proptest! {
         prop_assert_eq!(build_source(&formatted).ok(), Some(json));
     }
 }
+
+/// Text an author might paste: quotes, backslashes, emoji, tabs, line breaks.
+fn pasted_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z ]{1,20}",
+        "[a-z\"\\\\ 🐈\t]{1,16}",
+        "[a-z]{1,6}\n[a-z]{1,6}",
+        "\\PC{1,12}",
+    ]
+}
+
+/// Hostile shapes `check` may accept: pasted hints and allowance reasons, an
+/// allowance code with a space, a word twice in one cell, more things than
+/// there are one-character keys.
+fn hostile_pack() -> impl Strategy<Value = Pack> {
+    (
+        pack(),
+        pasted_text(),
+        pasted_text(),
+        prop::sample::select(&["M326", "wide-board", "M3 26", "wide board"][..]),
+        prop::bool::weighted(0.2),
+        0usize..80,
+    )
+        .prop_map(|(mut p, hint, reason, code, twice, extra)| {
+            let l = &mut p.levels[0];
+            l.hint = Some(hint);
+            l.check.allow = vec![Allowance {
+                code: Named::new(code),
+                reason,
+                ..Default::default()
+            }];
+            if twice && let Some(w) = l.objects.iter().find(|o| o.kind == Kind::Word).cloned() {
+                l.objects.push(w);
+            }
+            // `extra` more nouns, in a new bottom row.
+            if extra > 0 {
+                let y = l.height;
+                l.height += 1;
+                l.width = l.width.max(extra as u32);
+                for i in 0..extra {
+                    l.objects.push(Object {
+                        kind: Kind::Thing,
+                        text: format!("THING{i}"),
+                        x: i as u32,
+                        y,
+                        ..Default::default()
+                    });
+                }
+            }
+            p
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// For any pack JSON that `check` accepts, `import` then `build` gives the
+    /// same canonical JSON, or `import` refuses (`import::unwritable`) exactly
+    /// when the source it would write doesn't build to that JSON.
+    #[test]
+    fn import_of_any_accepted_json_builds_to_the_same_json(p in hostile_pack()) {
+        let json = to_json(&p);
+        let (read, diags) = miau::json::check(&json);
+        let accepted = !diags.iter().any(|d| d.severity == miau::diag::Severity::Error);
+        prop_assume!(accepted);
+        let read = read.expect("an accepted pack has a model");
+        let want = to_json(&with_compiler_ids(&read));
+        let source = to_miau(&read);
+        let built = build_source(&source);
+        let why = miau::import::unwritable(&read);
+        if why.is_empty() {
+            match built {
+                Ok(b) => prop_assert_eq!(&b, &want, "source:\n{}", source),
+                Err(d) => prop_assert!(false, "imported source doesn't build: {:#?}\n{}", d, source),
+            }
+        } else {
+            prop_assert!(
+                built.as_ref() != Ok(&want),
+                "import refused a pack it can write ({why:?}):\n{source}"
+            );
+        }
+    }
+}

@@ -295,6 +295,22 @@ fn cell_span(ctx: &LevelCtx, x: i64, y: i64) -> Span {
         .map_or(ctx.level.board_span, |&i| ctx.obj(i).span)
 }
 
+/// The words `idx` with every other word of their cells, in object order.
+fn stack_mates(ctx: &LevelCtx, p: &Pins, idx: &[usize]) -> Vec<usize> {
+    let mut out: Vec<usize> = idx
+        .iter()
+        .flat_map(|&i| {
+            let o = ctx.obj(i);
+            p.index(o.x as i64, o.y as i64)
+                .and_then(|k| ctx.cells.get(k))
+                .map_or_else(|| vec![i], |c| c.words.clone())
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 fn dir_word((dx, dy): (i64, i64)) -> &'static str {
     match (dx, dy) {
         (0, -1) => "up",
@@ -432,7 +448,10 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             for &(x, y) in &cells {
                 d = d.with_cell(x, y);
             }
-            if idx.iter().all(|&i| ctx.obj(i).span != Span::default()) {
+            if stack_mates(ctx, &p, &idx)
+                .iter()
+                .all(|&i| ctx.obj(i).written() != Span::default() && !ctx.obj(i).fixed)
+            {
                 d.fixes.push(Fix {
                     title: format!(
                         "Mark {} fixed (play doesn't change)",
@@ -441,10 +460,13 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
                             .collect::<Vec<_>>()
                             .join(" ")
                     ),
-                    edits: idx
-                        .iter()
-                        .map(|&i| TextEdit {
-                            span: ctx.obj(i).span,
+                    // Every word of each cell: a stack is fixed whole or not
+                    // at all (M113), and a pinned cell's other words are
+                    // pinned too.
+                    edits: stack_mates(ctx, &p, &idx)
+                        .into_iter()
+                        .map(|i| TextEdit {
+                            span: ctx.obj(i).written(),
                             new_text: format!("{}!", ctx.obj(i).text),
                         })
                         .collect(),
@@ -479,14 +501,17 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             )
             .with_level(id)
             .with_cell(x as u32, y as u32);
-            if c.words.iter().all(|&i| ctx.obj(i).span != Span::default()) {
+            if c.words
+                .iter()
+                .all(|&i| ctx.obj(i).written() != Span::default())
+            {
                 d.fixes.push(Fix {
                     title: "Mark it fixed (play doesn't change)".into(),
                     edits: c
                         .words
                         .iter()
                         .map(|&i| TextEdit {
-                            span: ctx.obj(i).span,
+                            span: ctx.obj(i).written(),
                             new_text: format!("{}!", ctx.obj(i).text),
                         })
                         .collect(),

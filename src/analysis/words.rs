@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::board::{CORE_PROPERTIES, FEATURE_PROPERTIES, LevelCtx, WordClass, cell_name};
 use super::reset::Axis;
 use crate::diag::Diagnostic;
-use crate::model::{Kind, Pack};
+use crate::model::{Kind, Named, Pack};
+use crate::span::Span;
 
 /// The noun set of a pack (note B).
 #[derive(Debug, Clone, Default)]
@@ -161,12 +162,18 @@ fn undeclared_words(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
                 " {w} is in the glossary, but this level doesn't declare it."
             ));
         }
-        let mut d = Diagnostic::new("M301", o.span, msg)
+        // The word's own part of its cell: in a stack (`ZOT+k`) the fix
+        // replaces `ZOT` and keeps the rest.
+        let mut d = Diagnostic::new("M301", o.written(), msg)
             .with_level(ctx.id())
             .with_cell(o.x, o.y);
         let bang = if o.fixed { "!" } else { "" };
         for c in did_you_mean(w, properties.iter().copied()) {
-            d = d.with_fix(format!("Replace with {c}"), o.span, format!("{c}{bang}"));
+            d = d.with_fix(
+                format!("Replace with {c}"),
+                o.written(),
+                format!("{c}{bang}"),
+            );
         }
         out.push(d);
     }
@@ -219,10 +226,11 @@ fn unused_declarations(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             .any(|o| o.kind == Kind::Thing && o.text == n)
     };
     let id = ctx.id();
-    let mut push = |span, msg: String| {
+    // The diagnostic's span, what the fix removes, the message.
+    let mut push = |span, remove, msg: String| {
         out.push(Diagnostic::new("M303", span, msg).with_level(id).with_fix(
             "Remove the declaration",
-            span,
+            remove,
             "",
         ));
     };
@@ -231,6 +239,7 @@ fn unused_declarations(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         let w = &a.property.text;
         if !has_word(w) && seen.insert(w.clone()) {
             push(
+                a.span,
                 a.span,
                 format!(
                     "Level {id} declares {w} (automaton {}), but there's no {w} word on the board, so it never runs.",
@@ -243,6 +252,7 @@ fn unused_declarations(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         for w in &p.words {
             if !has_word(&w.text) {
                 push(
+                    p.span,
                     p.span,
                     format!(
                         "Level {id} declares {} (pair {}), but there's no {} word on the board, so it never acts.",
@@ -263,21 +273,42 @@ fn unused_declarations(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
     {
         push(
             f.span,
+            f.span,
             format!(
                 "Level {id} declares the frail mechanic, but there's no FRAIL word on the board, so nothing crumbles."
             ),
         );
     }
-    for t in &ctx.level.terrain {
+    for (i, t) in ctx.level.terrain.iter().enumerate() {
         if !has_thing(&t.text) {
             push(
                 t.span,
+                terrain_removal(&ctx.level.terrain, i, ctx.level.terrain_span),
                 format!(
                     "Level {id} declares {} terrain, but there's no {} thing on the board.",
                     t.text, t.text
                 ),
             );
         }
+    }
+}
+
+/// What removing terrain noun `i` deletes: the whole statement when it is the
+/// only noun (a bare `terrain` doesn't parse), else the noun and the space
+/// that separates it from its neighbour.
+fn terrain_removal(nouns: &[Named], i: usize, statement: Span) -> Span {
+    let t = nouns[i].span;
+    if nouns.len() == 1 && statement != Span::default() {
+        return statement;
+    }
+    match (i.checked_sub(1).map(|p| nouns[p].span), nouns.get(i + 1)) {
+        (Some(prev), _) if prev != Span::default() && t != Span::default() => {
+            Span::new(prev.end as usize, t.end as usize)
+        }
+        (_, Some(next)) if next.span != Span::default() && t != Span::default() => {
+            Span::new(t.start as usize, next.span.start as usize)
+        }
+        _ => t,
     }
 }
 

@@ -94,6 +94,7 @@ pub fn level(board: &str) -> Level {
                     fixed,
                     channel,
                     span: Default::default(),
+                    part: Default::default(),
                 });
             }
         }

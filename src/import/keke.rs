@@ -97,6 +97,7 @@ pub fn level(id: &str, ascii: &str) -> Result<Level, String> {
                 fixed: false,
                 channel: None,
                 span: Default::default(),
+                part: Default::default(),
             });
         }
     }

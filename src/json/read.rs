@@ -1075,6 +1075,7 @@ impl Reader {
                 .unwrap_or(false),
             channel: self.string(m.get("channel"), &at.key("channel")),
             span: Span::default(),
+            part: Span::default(),
         })
     }
 

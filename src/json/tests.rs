@@ -185,6 +185,7 @@ fn object(w: u32, h: u32) -> impl Strategy<Value = Object> {
             fixed: fixed && word,
             channel: if word { None } else { channel },
             span: Span::default(),
+            part: Span::default(),
         })
 }
 
@@ -294,6 +295,7 @@ fn level() -> impl Strategy<Value = Level> {
                         .collect(),
                     frail,
                     terrain,
+                    terrain_span: Span::default(),
                     check: CheckMeta {
                         allow_bypass: bypass,
                         allow_hands_off: hands_off,

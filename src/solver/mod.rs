@@ -326,6 +326,14 @@ impl Run<'_> {
     }
 }
 
+/// The chunks per thread below which a layer is expanded on the search's
+/// own thread. (The library's tests cut layers into chunks of a few
+/// states, so there one chunk per thread is enough.)
+#[cfg(not(test))]
+const PARALLEL_CHUNKS: usize = 4;
+#[cfg(test)]
+const PARALLEL_CHUNKS: usize = 1;
+
 /// Chunks expanded ahead of the merge, per thread: enough that a thread
 /// rarely waits for the merge, few enough that the chunks' buffers stay a
 /// few megabytes.
@@ -375,7 +383,9 @@ pub fn search<S: Space + Clone + Send>(
         let next_first = run.visited.len() as u32;
         let chunks = frontier.chunks();
         let per = frontier.chunk_len() as u32;
-        let ended = if jobs <= 1 || chunks < 2 {
+        // Threads start per layer, so a layer of a few chunks is expanded
+        // here: starting them would cost more than they save.
+        let ended = if jobs <= 1 || chunks < PARALLEL_CHUNKS * jobs {
             (0..chunks).find_map(|c| {
                 expand(space, &frontier, c, &mut chunk);
                 run.merge(&chunk, first + c as u32 * per, &frontier)
