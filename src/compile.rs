@@ -85,7 +85,9 @@ pub fn compile(text: &str, kind: SourceKind) -> Compiled {
             let (file, mut diags) = crate::syntax::parse(text);
             let (pack, lower_diags) = crate::lower::lower(&file);
             diags.extend(lower_diags);
-            diags.extend(crate::validate::validate(&pack));
+            let mut stage2 = crate::validate::validate(&pack);
+            stage2.retain(|d| !is_misspelt_missing_field(d, &diags));
+            diags.extend(stage2);
             (Some(pack), diags)
         }
         SourceKind::Json => crate::json::check(text),
@@ -93,6 +95,27 @@ pub fn compile(text: &str, kind: SourceKind) -> Compiled {
     diag::sort(&mut diagnostics);
     diagnostics.dedup();
     Compiled { pack, diagnostics }
+}
+
+/// An M201 "has no title" (or any missing field) inside a level or pack
+/// where the parser already reported the field's keyword as misspelt
+/// (`titel`, M104 with the fix "Replace with title"): one mistake gets one
+/// diagnostic, and fixing the spelling settles both.
+fn is_misspelt_missing_field(d: &Diagnostic, syntax: &[Diagnostic]) -> bool {
+    if d.code() != "M201" {
+        return false;
+    }
+    let Some(field) = d.path.as_deref().and_then(|p| p.rsplit('.').next()) else {
+        return false;
+    };
+    syntax.iter().any(|m| {
+        m.code() == "M104"
+            && m.span.start >= d.span.start
+            && m.span.end <= d.span.end
+            && m.fixes
+                .iter()
+                .any(|f| f.edits.iter().any(|e| e.new_text == field))
+    })
 }
 
 /// Codes of pack errors that stop the game loading the pack at all: stages 3
@@ -157,4 +180,38 @@ pub fn legend_keys(file: &crate::syntax::ast::File, level_id: &str) -> BTreeMap<
         }
     }
     keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str =
+        "pack typo {\n  name    \"T\"\n  version \"1.0.0\"\n  engine  1\n  rules   2\n}\n\n";
+
+    fn codes(level: &str) -> Vec<&'static str> {
+        let src = format!("{HEADER}{level}");
+        compile(&src, SourceKind::Miau)
+            .diagnostics
+            .iter()
+            .map(|d| d.code())
+            .collect()
+    }
+
+    #[test]
+    fn a_misspelt_title_is_one_diagnostic() {
+        let level =
+            "level walk {\n  titel \"Walk\"\n  board {\n    MIAU IS YOU\n    @ . .\n  }\n}\n";
+        assert_eq!(codes(level), ["M104"]);
+    }
+
+    #[test]
+    fn a_missing_title_without_a_misspelling_is_still_reported() {
+        let level = "level walk {\n  board {\n    MIAU IS YOU\n    @ . .\n  }\n}\n";
+        assert!(codes(level).contains(&"M201"));
+        // A typo of another keyword does not hide the missing title.
+        let level = "level walk {\n  hnit \"H\"\n  board {\n    MIAU IS YOU\n    @ . .\n  }\n}\n";
+        let got = codes(level);
+        assert!(got.contains(&"M104") && got.contains(&"M201"), "{got:?}");
+    }
 }

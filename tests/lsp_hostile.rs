@@ -3,9 +3,11 @@
 //! edits faster than analysis. Afterwards the server must still answer a
 //! hover and shut down cleanly.
 
+mod lsp_transport;
+
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -22,44 +24,7 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_miauc"))
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("miauc lsp starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut len = None;
-                loop {
-                    let mut line = String::new();
-                    if r.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        len = v.parse::<usize>().ok();
-                    }
-                }
-                let mut body = vec![0; len.unwrap_or(0)];
-                if r.read_exact(&mut body).is_err() {
-                    return;
-                }
-                if let Ok(v) = serde_json::from_slice(&body) {
-                    if tx.send(v).is_err() {
-                        return;
-                    }
-                }
-            }
-        });
+        let lsp_transport::Transport { child, stdin, rx } = lsp_transport::Transport::spawn();
         Server {
             child,
             stdin,
@@ -359,4 +324,55 @@ fn a_client_that_never_accepts_a_progress_token_does_not_hold_up_a_check() {
     );
     s.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "shutdown" }));
     assert_eq!(s.response(3, 10)["result"], Value::Null);
+}
+
+#[test]
+fn a_burst_of_saves_runs_one_check() {
+    let mut s = Server::start();
+    s.send(&json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "capabilities": { "window": { "workDoneProgress": true } } }
+    }));
+    assert!(s.response(1, 10)["result"]["capabilities"].is_object());
+    s.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    s.send(&json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": URI, "languageId": "miau", "version": 1, "text": TRAP } }
+    }));
+    for _ in 0..12 {
+        s.send(&json!({
+            "jsonrpc": "2.0", "method": "textDocument/didSave",
+            "params": { "textDocument": { "uri": URI } }
+        }));
+    }
+    // Every check on save asks for a progress token first: accept each one
+    // and count them until a check has ended and the server has been quiet
+    // for two seconds more.
+    let mut created = 0;
+    let mut ended = false;
+    let mut quiet_since = Instant::now();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < deadline {
+        let Ok(v) = s.rx.recv_timeout(Duration::from_millis(200)) else {
+            if ended && quiet_since.elapsed() > Duration::from_secs(2) {
+                break;
+            }
+            continue;
+        };
+        quiet_since = Instant::now();
+        if v["method"] == "window/workDoneProgress/create" {
+            created += 1;
+            s.send(&json!({ "jsonrpc": "2.0", "id": v["id"], "result": null }));
+        }
+        if v["method"] == "$/progress" && v["params"]["value"]["kind"] == "end" {
+            ended = true;
+        }
+    }
+    assert!(ended, "no check ran after the saves");
+    assert!(
+        (1..=2).contains(&created),
+        "12 saves in a burst started {created} checks"
+    );
+    s.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }));
+    assert_eq!(s.response(2, 10)["result"], Value::Null);
 }

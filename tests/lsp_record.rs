@@ -4,9 +4,11 @@
 //! an empty string) and asks the editor to select it; no action is listed
 //! twice.
 
+mod lsp_transport;
+
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -23,44 +25,7 @@ struct Server {
 
 impl Server {
     fn start(capabilities: Value) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_miauc"))
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("miauc lsp starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut len = None;
-                loop {
-                    let mut line = String::new();
-                    if r.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        len = v.parse::<usize>().ok();
-                    }
-                }
-                let mut body = vec![0; len.unwrap_or(0)];
-                if r.read_exact(&mut body).is_err() {
-                    return;
-                }
-                if let Ok(v) = serde_json::from_slice(&body)
-                    && tx.send(v).is_err()
-                {
-                    return;
-                }
-            }
-        });
+        let lsp_transport::Transport { child, stdin, rx } = lsp_transport::Transport::spawn();
         let mut s = Server {
             child,
             stdin,

@@ -110,6 +110,9 @@ struct State {
     folders: Vec<WorkspaceFolder>,
     /// Cancellation flags of running checks, by progress token.
     cancels: HashMap<String, Arc<AtomicBool>>,
+    /// The cancellation flag of each document's pending or running check on
+    /// save: a newer save cancels it, so a burst of saves runs one check.
+    save_checks: HashMap<String, Arc<AtomicBool>>,
 }
 
 /// The server state shared by all requests and background tasks.
@@ -572,6 +575,10 @@ impl Backend {
     }
 }
 
+/// How long a save waits for later saves of the same document before its
+/// check starts.
+const SAVE_SETTLE: Duration = Duration::from_millis(300);
+
 /// How long a background check waits for the client to accept its
 /// progress token before it runs without one.
 const PROGRESS_CREATE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -851,18 +858,46 @@ impl LanguageServer for MiauServer {
         if !self.0.lock().docs.contains_key(uri.as_str()) {
             return;
         }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let superseded = self
+            .0
+            .lock()
+            .save_checks
+            .insert(uri.as_str().to_string(), Arc::clone(&cancel));
+        if let Some(previous) = superseded {
+            previous.store(true, Ordering::SeqCst);
+        }
         let this = Arc::clone(&self.0);
         tokio::spawn(async move {
-            let token = this.new_token().await;
-            let _ = this
-                .check(uri, None, token, Arc::new(AtomicBool::new(false)))
-                .await;
+            // Save-all and format-on-save send saves in bursts: only the
+            // last of a burst checks, and a newer save stops an older check.
+            tokio::time::sleep(SAVE_SETTLE).await;
+            if !cancel.load(Ordering::SeqCst) {
+                let token = this.new_token().await;
+                let _ = this
+                    .check(uri.clone(), None, token, Arc::clone(&cancel))
+                    .await;
+            }
+            let mut st = this.lock();
+            if st
+                .save_checks
+                .get(uri.as_str())
+                .is_some_and(|c| Arc::ptr_eq(c, &cancel))
+            {
+                st.save_checks.remove(uri.as_str());
+            }
         });
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        self.0.lock().docs.remove(uri.as_str());
+        {
+            let mut st = self.0.lock();
+            st.docs.remove(uri.as_str());
+            if let Some(check) = st.save_checks.remove(uri.as_str()) {
+                check.store(true, Ordering::SeqCst);
+            }
+        }
         self.0
             .client
             .publish_diagnostics(uri, Vec::new(), None)
