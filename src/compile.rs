@@ -206,6 +206,31 @@ mod tests {
     }
 
     #[test]
+    fn a_lower_case_route_reads_as_upper_case() {
+        let level = "level walk {\n  title \"Walk\"\n  solution \"rr\"\n  board {\n    MIAU IS YOU\n    @ . .\n  }\n}\n";
+        let src = format!("{HEADER}{level}");
+        let compiled = compile(&src, SourceKind::Miau);
+        let codes: Vec<_> = compiled.diagnostics.iter().map(|d| d.code()).collect();
+        assert!(!codes.contains(&"M237"), "{codes:?}");
+        let pack = compiled.pack.unwrap();
+        let route = pack.levels[0].check.solution.as_ref().unwrap();
+        assert_eq!(route.text, "RR");
+        let formatted = crate::fmt::format(&src).expect("formats");
+        assert!(formatted.contains("\"RR\""), "{formatted}");
+        // Other characters stay as typed, for M237 to quote.
+        let bad = src.replace("\"rr\"", "\"rx\"");
+        let compiled = compile(&bad, SourceKind::Miau);
+        assert!(
+            compiled
+                .diagnostics
+                .iter()
+                .any(|d| d.code() == "M237" && d.message.contains("found x at step 2")),
+            "{:?}",
+            compiled.diagnostics
+        );
+    }
+
+    #[test]
     fn a_missing_title_without_a_misspelling_is_still_reported() {
         let level = "level walk {\n  board {\n    MIAU IS YOU\n    @ . .\n  }\n}\n";
         assert!(codes(level).contains(&"M201"));

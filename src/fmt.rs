@@ -332,7 +332,7 @@ impl<'a> Printer<'a> {
                 L::Introduces(v) => ("introduces", listed(v)),
                 L::Reuses(v) => ("reuses", listed(v)),
                 L::Hint(v) => ("hint", quote(&v.value)),
-                L::Solution(v) => ("solution", quote(&v.value)),
+                L::Solution(v) => ("solution", quote(&crate::model::route_upper(&v.value))),
                 L::Steps(n) => ("steps", n.value.to_string()),
                 L::MustForm(v) => ("must-form", quote(&v.value)),
                 L::MustBreak(v) => ("must-break", quote(&v.value)),

@@ -404,7 +404,7 @@ fn lower_level(
             LevelStmtKind::Reuses(v) => out.reuses = listed(v),
             LevelStmtKind::Solution(v) => {
                 c.solution = Some(Named {
-                    text: v.value.clone(),
+                    text: crate::model::route_upper(&v.value),
                     span: v.span,
                 })
             }

@@ -254,6 +254,19 @@ pub struct Automaton {
     pub span: Span,
 }
 
+/// A route as the pack stores it: the move letters `u d l r w` in upper
+/// case, as `replay --moves` reads them either way. Anything else is kept as
+/// written, so M237 quotes what the author typed.
+pub fn route_upper(route: &str) -> String {
+    route
+        .chars()
+        .map(|c| match c {
+            'u' | 'd' | 'l' | 'r' | 'w' => c.to_ascii_uppercase(),
+            _ => c,
+        })
+        .collect()
+}
+
 /// One automaton step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Step {
