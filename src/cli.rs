@@ -709,7 +709,7 @@ fn import(input: &str, out: Option<&Path>) -> u8 {
         eprintln!("miauc: nothing imported: the .miau source wouldn't build");
         return 1;
     }
-    let source = crate::import::to_miau(&pack);
+    let source = formatted(crate::import::to_miau(&pack));
     match out {
         Some(path) => {
             if let Err(e) = files::write_atomic(path, source.as_bytes()) {
@@ -720,6 +720,13 @@ fn import(input: &str, out: Option<&Path>) -> u8 {
         None => print!("{source}"),
     }
     0
+}
+
+/// Imported source as `miauc fmt` writes it, so that an import passes
+/// `fmt --check` as it stands. The writers already emit source that parses;
+/// should formatting ever refuse it, the unformatted text is still correct.
+fn formatted(source: String) -> String {
+    crate::fmt::format(&source).unwrap_or(source)
 }
 
 /// An argument as shown in a message: a share string can be 128 KiB, so
@@ -756,7 +763,10 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
         .file_stem()
         .map_or("xsb".into(), |s| s.to_string_lossy());
     let credit = crate::import::xsb::credit(&text);
-    let packs = crate::import::xsb::to_packs(&stem, &levels, &credit);
+    let mut packs = crate::import::xsb::to_packs(&stem, &levels, &credit);
+    for pack in &mut packs {
+        pack.text = formatted(std::mem::take(&mut pack.text));
+    }
     let write = |target: &Path, text: &str| match files::write_atomic(target, text.as_bytes()) {
         Ok(()) => {
             eprintln!("wrote {}", target.display());

@@ -102,6 +102,9 @@ fn builds_bundled_packs_twice_to_identical_bytes_and_links_round_trip() {
     let src = dir.join("from-link.miau");
     let r = miauc(&["import", link, "-o", src.to_str().unwrap()]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    // Import writes what fmt would: the file passes `fmt --check` as written.
+    let r = miauc(&["fmt", "--check", src.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let out3 = dir.join("three");
     let r = miauc(&["build", src.to_str().unwrap(), "-o", out3.to_str().unwrap()]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
