@@ -454,7 +454,7 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             {
                 d.fixes.push(Fix {
                     title: format!(
-                        "Mark {} fixed (play doesn't change)",
+                        "Mark {} fixed (play doesn't change; the pack then needs a game build that knows fixed words)",
                         text.split(' ')
                             .map(|w| format!("{w}!"))
                             .collect::<Vec<_>>()
@@ -506,7 +506,7 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
                 .all(|&i| ctx.obj(i).written() != Span::default())
             {
                 d.fixes.push(Fix {
-                    title: "Mark it fixed (play doesn't change)".into(),
+                    title: "Mark it fixed (play doesn't change; the pack then needs a game build that knows fixed words)".into(),
                     edits: c
                         .words
                         .iter()
