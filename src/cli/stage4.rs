@@ -76,9 +76,26 @@ fn note(p: Progress) {
     DEPTH.store(u64::from(p.depth), Ordering::Relaxed);
 }
 
+/// The progress line: states expanded (of the budget, for one search, since
+/// the budget counts expanded states), speed and depth.
+fn progress_line(expanded: u64, secs: f64, depth: u64, budget: Option<u64>) -> String {
+    let (of, share) = match budget {
+        Some(b) if b > 0 => (
+            format!(" of {b}"),
+            format!(" ({:.1}%)", expanded as f64 * 100.0 / b as f64),
+        ),
+        _ => (String::new(), String::new()),
+    };
+    format!(
+        "searching: {expanded}{of} states{share}, {:.0} states/s, depth {depth}",
+        expanded as f64 / secs.max(1e-9)
+    )
+}
+
 /// A progress line on stderr while `work` runs, only when stderr is a
-/// terminal and only after the first second.
-fn with_progress<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+/// terminal and only after the first second. `budget` is the one search's
+/// state budget (`solve`); `check` runs many searches and shows none.
+fn with_progress<T: Send>(budget: Option<u64>, work: impl FnOnce() -> T + Send) -> T {
     if !std::io::stderr().is_terminal() {
         return work();
     }
@@ -95,10 +112,7 @@ fn with_progress<T: Send>(work: impl FnOnce() -> T + Send) -> T {
                 }
                 let n = EXPANDED.load(Ordering::Relaxed);
                 let d = DEPTH.load(Ordering::Relaxed);
-                eprint!(
-                    "\r\x1b[2K  searching: {n} states, {:.0} states/s, depth {d}",
-                    n as f64 / secs
-                );
+                eprint!("\r\x1b[2K  {}", progress_line(n, secs, d, budget));
                 shown = true;
             }
             if shown {
@@ -254,8 +268,9 @@ pub fn check(args: &CheckArgs) -> u8 {
         }
         let skipped = check::skipped_levels(pack, &to_skip, &diags);
         diags.extend(skipped);
-        let reports =
-            with_progress(|| check::check_levels(pack, &selected, options, jobs, &CANCEL, &note));
+        let reports = with_progress(None, || {
+            check::check_levels(pack, &selected, options, jobs, &CANCEL, &note)
+        });
         for r in &reports {
             diags.extend(r.diagnostics.iter().cloned());
             if r.complete {
@@ -620,8 +635,9 @@ pub fn solve(args: &SolveArgs) -> u8 {
         .to_vec();
     let start = Instant::now();
     start_timeout(args.timeout);
-    let mut out =
-        with_progress(|| search_level(&game, constraints, limits, jobs, &CANCEL, &mut |p| note(p)));
+    let mut out = with_progress(Some(budget), || {
+        search_level(&game, constraints, limits, jobs, &CANCEL, &mut |p| note(p))
+    });
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     let timed_out = out.verdict == Verdict::Cancelled && TIMED_OUT.load(Ordering::SeqCst);
     if timed_out {
@@ -785,4 +801,25 @@ fn fixed_by_record(d: &Diagnostic, fixed: &[String]) -> bool {
                 .is_some_and(|p| p.ends_with(".solution") || p.ends_with(".steps")),
             _ => false,
         }
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::progress_line;
+
+    #[test]
+    fn one_search_shows_its_budget_and_share() {
+        assert_eq!(
+            progress_line(500_000, 2.0, 17, Some(2_000_000)),
+            "searching: 500000 of 2000000 states (25.0%), 250000 states/s, depth 17"
+        );
+    }
+
+    #[test]
+    fn many_searches_show_the_count_alone() {
+        assert_eq!(
+            progress_line(300, 1.5, 4, None),
+            "searching: 300 states, 200 states/s, depth 4"
+        );
+    }
 }
