@@ -104,7 +104,7 @@ fn rule(info: &CodeInfo) -> Value {
 
 /// The "What triggers it" paragraph of a code's reference page, without
 /// Markdown emphasis; the code's name when the page has none.
-fn trigger_text(code: &str) -> String {
+pub(crate) fn trigger_text(code: &str) -> String {
     const MARK: &str = "**What triggers it.** ";
     super::explain(code)
         .and_then(|page| {

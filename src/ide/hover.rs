@@ -7,6 +7,7 @@ use crate::analysis::reset::Axis;
 use crate::analysis::words::NounSet;
 use crate::model::Kind;
 use crate::span::Span;
+use crate::syntax::ast::LevelStmtKind;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -49,7 +50,9 @@ pub fn hover_with_checks(
     offset: usize,
     checks: &BTreeMap<String, String>,
 ) -> Option<HoverInfo> {
-    let occ = a.occurrence_at(offset)?;
+    let Some(occ) = a.occurrence_at(offset) else {
+        return statement_hover(a, offset);
+    };
     let markdown = match occ.role {
         Role::BoardWord { fixed } => board_word(a, occ, fixed),
         Role::BoardKey => board_key(a, occ),
@@ -444,4 +447,124 @@ pub(crate) fn rules_at_reset(a: &Analysis, i: usize) -> Vec<String> {
         }
     }
     out
+}
+
+/// What a level statement's keyword says, as `docs/language.md` lists the
+/// statements.
+fn statement_meaning(kind: &LevelStmtKind) -> (&'static str, &'static str) {
+    match kind {
+        LevelStmtKind::Title(_) => ("title", "The level's title, shown to players."),
+        LevelStmtKind::Category(_) => (
+            "category",
+            "The level's place in the pack: `required`, `optional` or `challenge`.",
+        ),
+        LevelStmtKind::Introduces(_) => (
+            "introduces",
+            "The words (tokens) and ideas (strings) this level teaches first.",
+        ),
+        LevelStmtKind::Reuses(_) => ("reuses", "What this level practises again."),
+        LevelStmtKind::Hint(_) => ("hint", "The hint shown to the player."),
+        LevelStmtKind::Solution(_) => (
+            "solution",
+            "A recorded route (U D L R W); `check` replays it to prove the level still wins, and `check --fix` writes it.",
+        ),
+        LevelStmtKind::Steps(_) => (
+            "steps",
+            "The length of the shortest route; `check` proves it.",
+        ),
+        LevelStmtKind::MustForm(_) => (
+            "must-form",
+            "A rule every win must form: `check` proves the level unsolvable without it.",
+        ),
+        LevelStmtKind::MustBreak(_) => (
+            "must-break",
+            "A rule active at reset that every win must break: `check` proves the level unsolvable while it holds.",
+        ),
+        LevelStmtKind::MustLoseWord => (
+            "must-lose-word",
+            "Every win destroys at least one word: `check` proves the level unsolvable when no word may be lost.",
+        ),
+        LevelStmtKind::Budget(_) => (
+            "budget",
+            "The solver's state budget for this level (states expanded before LIMIT).",
+        ),
+        LevelStmtKind::Allow(_) => (
+            "allow",
+            "Silences one diagnostic for this level, with the reason it is by design.",
+        ),
+        LevelStmtKind::Terrain(_) => (
+            "terrain",
+            "Built-in, unbreakable `NOUN IS STOP` for these nouns: no word carries the rule, so it can't be pushed apart.",
+        ),
+        LevelStmtKind::Automaton(_) => (
+            "automaton",
+            "A property word that moves things by itself: while `SUBJECT IS PROPERTY` holds, each takes the pattern's next step every turn, after the YOU move.",
+        ),
+        LevelStmtKind::Pair(_) => (
+            "pair",
+            "Two property words that destroy each other where their things meet; with `enter`, one walks into the other even when it is STOP or PUSH.",
+        ),
+        LevelStmtKind::Frail(_) => (
+            "frail",
+            "What each FRAIL noun leaves behind when it crumbles (`frail DRIFT -> WATER`); a noun without a leftover disappears.",
+        ),
+    }
+}
+
+/// What a `category` value means for the pack.
+fn category_meaning(value: &str) -> Option<&'static str> {
+    Some(match value {
+        "required" => "On the world's main path: players solve it to go on.",
+        "optional" => "Off the main path: players may skip it.",
+        "challenge" => {
+            "A level for players who want more: long (25 steps or more for at least one in a world), with a rule edit they don't expect."
+        }
+        _ => return None,
+    })
+}
+
+/// Hover over a level statement's keyword, an `allow`'s code or name, or a
+/// `category` value: what it means, and where to read more.
+fn statement_hover(a: &Analysis, offset: usize) -> Option<HoverInfo> {
+    let stmt = a
+        .ast_levels()
+        .into_iter()
+        .flat_map(|l| l.stmts.iter())
+        .find(|s| s.span.contains(offset))?;
+    if let LevelStmtKind::Allow(allow) = &stmt.kind
+        && allow.code.span.contains(offset)
+    {
+        let info = crate::diag::lookup(&allow.code.text)?;
+        return Some(HoverInfo {
+            markdown: format!(
+                "**{} {}** ({})\n\n{}\n\n`miauc explain {}`",
+                info.code,
+                info.name,
+                info.severity.as_str(),
+                crate::diag::sarif::trigger_text(info.code),
+                info.name
+            ),
+            span: allow.code.span,
+        });
+    }
+    if let LevelStmtKind::Category(value) = &stmt.kind
+        && value.span.contains(offset)
+    {
+        return Some(HoverInfo {
+            markdown: format!(
+                "**category {}**\n\n{}",
+                value.text,
+                category_meaning(&value.text)?
+            ),
+            span: value.span,
+        });
+    }
+    if !stmt.keyword.contains(offset) {
+        return None;
+    }
+    let (keyword, meaning) = statement_meaning(&stmt.kind);
+    Some(HoverInfo {
+        markdown: format!("**{keyword}**\n\n{meaning}"),
+        span: stmt.keyword,
+    })
 }

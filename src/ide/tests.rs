@@ -504,3 +504,52 @@ level shells {
         .collect();
     assert_eq!(m331, vec!["SHELL"], "{:#?}", a.diagnostics());
 }
+
+#[test]
+fn hover_explains_statement_keywords_allow_codes_and_categories() {
+    let text = "pack words {
+  name    \"Words\"
+  version \"1.0.0\"
+  engine  1
+  rules   2
+}
+
+level walk {
+  title    \"Walk\"
+  category required
+  allow    skippable \"the walk is the lesson\"
+  must-lose-word
+
+  board {
+    MIAU IS YOU . FLAG IS WIN
+    m    .  .   . f    .  .
+  }
+}
+";
+    let a = Analysis::new(text, 1 << 20);
+    let h = hover(&a, at(text, "allow", 0)).expect("allow keyword");
+    assert!(h.markdown.starts_with("**allow**"), "{}", h.markdown);
+    let h = hover(&a, at(text, "skippable", 0)).expect("allow's name");
+    assert!(
+        h.markdown.starts_with("**M407 skippable** (warning)")
+            && h.markdown.contains("miauc explain skippable"),
+        "{}",
+        h.markdown
+    );
+    let h = hover(&a, at(text, "required", 0)).expect("category value");
+    assert!(
+        h.markdown.starts_with("**category required**"),
+        "{}",
+        h.markdown
+    );
+    let h = hover(&a, at(text, "category", 0)).expect("category keyword");
+    assert!(h.markdown.contains("`challenge`"), "{}", h.markdown);
+    let h = hover(&a, at(text, "must-lose-word", 0)).expect("must-lose-word");
+    assert!(
+        h.markdown.starts_with("**must-lose-word**"),
+        "{}",
+        h.markdown
+    );
+    // The reason string is not a keyword: no hover there.
+    assert!(hover(&a, at(text, "the walk is", 0)).is_none());
+}
