@@ -908,6 +908,18 @@ fn explain(code: &str) -> u8 {
             eprintln!(
                 "miauc: {code} isn't a diagnostic code or name, or a section of docs/rules.md"
             );
+            // Diagnostic names first (`skipable`), then the rules' sections.
+            let names: Vec<&str> = crate::diag::CATALOGUE.iter().map(|i| i.name).collect();
+            let anchors = crate::reference::anchors();
+            let sections: Vec<&str> = anchors.iter().map(String::as_str).collect();
+            let lower = code.to_lowercase();
+            let mut hits = crate::suggest::suggest(&lower, &names);
+            if hits.is_empty() {
+                hits = crate::suggest::suggest(&crate::reference::slug(code), &sections);
+            }
+            if !hits.is_empty() {
+                eprintln!("  = help: did you mean {}?", crate::suggest::or_list(&hits));
+            }
             2
         }
     }

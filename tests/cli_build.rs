@@ -212,6 +212,14 @@ fn explain_prints_a_section_of_the_rules() {
     let r = miauc(&["explain", "no-such-topic"]);
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("docs/rules.md"));
+    // A misspelt name gets its suggestion: a diagnostic name, or a section.
+    let r = miauc(&["explain", "skipable"]);
+    assert_eq!(r.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("did you mean skippable?"), "{err}");
+    let r = miauc(&["explain", "the-trun"]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("did you mean the-turn?"), "{err}");
 }
 
 /// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
