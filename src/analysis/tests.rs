@@ -741,6 +741,24 @@ mod with_engine {
     }
 
     #[test]
+    fn a_typo_names_the_property_its_fix_offers() {
+        let board = "
+    MIAU  IS YOU  . .
+    WATER IS SNIK . .
+    m     .  .    . w
+";
+        let d = engine(&level("typo", board));
+        let m301 = only(&d, "M301");
+        assert_eq!(m301.len(), 1, "{m301:?}");
+        assert!(
+            m301[0].contains("SNIK isn't a thing in this pack. Did you mean SINK?"),
+            "{m301:?}"
+        );
+        let fix = d.iter().find(|x| x.code() == "M301").unwrap();
+        assert_eq!(fix.fixes[0].title, "Replace with SINK");
+    }
+
+    #[test]
     fn boat_sinks_at_reset() {
         let d = engine(&level("tide", SINKING));
         let m = only(&d, "M309");

@@ -143,10 +143,18 @@ fn undeclared_words(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             .rules
             .iter()
             .find(|r| r.axis != Axis::Terrain && r.predicate_id.as_deref() == Some(&o.id));
+        // The message names the suggestion its fix offers (STPO: "Did you
+        // mean STOP?"), so the one-line form says what the fix does.
+        let nearest: Vec<&str> = did_you_mean(w, properties.iter().copied());
         let mut msg = format!(
-            "Level {}, {}: {w} isn't a thing in this pack. Did you mean a property?",
+            "Level {}, {}: {w} isn't a thing in this pack. Did you mean {}?",
             ctx.id(),
-            cell_name(o.x, o.y)
+            cell_name(o.x, o.y),
+            if nearest.is_empty() {
+                "a property".to_string()
+            } else {
+                crate::suggest::or_list(&nearest)
+            }
         );
         match active {
             Some(r) => msg.push_str(&format!(
@@ -168,7 +176,7 @@ fn undeclared_words(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             .with_level(ctx.id())
             .with_cell(o.x, o.y);
         let bang = if o.fixed { "!" } else { "" };
-        for c in did_you_mean(w, properties.iter().copied()) {
+        for c in nearest {
             d = d.with_fix(
                 format!("Replace with {c}"),
                 o.written(),
