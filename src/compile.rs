@@ -7,6 +7,7 @@
 use crate::diag::{self, Diagnostic, Severity};
 use crate::model::Pack;
 use crate::span::Span;
+use crate::syntax::ast;
 use std::collections::BTreeMap;
 
 /// What a source is written in.
@@ -88,6 +89,9 @@ pub fn compile(text: &str, kind: SourceKind) -> Compiled {
             let mut stage2 = crate::validate::validate(&pack);
             stage2.retain(|d| !is_misspelt_missing_field(d, &diags));
             diags.extend(stage2);
+            for d in &mut diags {
+                name_the_key_of_a_glyph(d, &file, &pack, text);
+            }
             (Some(pack), diags)
         }
         SourceKind::Json => crate::json::check(text),
@@ -116,6 +120,93 @@ fn is_misspelt_missing_field(d: &Diagnostic, syntax: &[Diagnostic]) -> bool {
                 .iter()
                 .any(|f| f.edits.iter().any(|e| e.new_text == field))
     })
+}
+
+/// An emoji typed into a board (M114 "boards are ASCII") that is the glyph
+/// of a noun with a legend key: say which key to write, and offer it as the
+/// fix. The parser can't know this; the pack's palette and legends can.
+fn name_the_key_of_a_glyph(d: &mut Diagnostic, file: &ast::File, pack: &Pack, text: &str) {
+    const MARK: &str = "boards are ASCII. Give ";
+    if d.code() != "M114" || !d.message.contains(MARK) {
+        return;
+    }
+    let Some(cell) = text.get(d.span.range()) else {
+        return;
+    };
+    let bare = |g: &str| g.trim_end_matches('\u{FE0F}').to_string();
+    let glyph = bare(cell);
+    let noun = pack
+        .palette
+        .iter()
+        .find(|e| bare(&e.glyph) == glyph)
+        .map(|e| e.noun.text.clone())
+        .or_else(|| {
+            crate::model::BUILTIN_GLYPHS
+                .iter()
+                .find(|b| bare(b.1) == glyph)
+                .map(|b| b.0.to_string())
+        });
+    let Some(noun) = noun else {
+        return;
+    };
+    let level = file.items.iter().find_map(|i| match i {
+        ast::Item::Level(l) if Some(&l.id.text) == d.level.as_ref() => Some(l),
+        _ => None,
+    });
+    let Some(key) = key_of(&noun, level, file) else {
+        return;
+    };
+    if let Some(at) = d.message.find(MARK) {
+        d.message.truncate(at);
+        d.message.push_str(&format!(
+            "boards are ASCII. {cell} is {noun}: write its legend key `{key}`."
+        ));
+    }
+    d.fixes.clear();
+    *d = d
+        .clone()
+        .with_fix(format!("Replace with {key}"), d.span, key);
+}
+
+/// The legend key that stands for `noun` alone in this level: the level's
+/// legend, then the pack's, then the default legend where neither redefines
+/// the key.
+fn key_of(noun: &str, level: Option<&ast::Level>, file: &ast::File) -> Option<String> {
+    let single = |l: &ast::Legend| {
+        l.entries
+            .iter()
+            .find(|e| {
+                e.things.len() == 1
+                    && e.things[0].noun.text == noun
+                    && e.things[0].channel.is_none()
+            })
+            .map(|e| e.key.text.clone())
+    };
+    let pack_legends: Vec<&ast::Legend> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Legend(l) => Some(l),
+            _ => None,
+        })
+        .collect();
+    let level_legend = level.and_then(|l| l.legend.as_ref());
+    if let Some(k) = level_legend.and_then(single) {
+        return Some(k);
+    }
+    if let Some(k) = pack_legends.iter().find_map(|l| single(l)) {
+        return Some(k);
+    }
+    let redefined = |key: &str| {
+        level_legend
+            .into_iter()
+            .chain(pack_legends.iter().copied())
+            .any(|l| l.entries.iter().any(|e| e.key.text == key))
+    };
+    crate::lower::DEFAULT_LEGEND
+        .iter()
+        .find(|(k, n, channel)| *n == noun && channel.is_none() && !redefined(k))
+        .map(|(k, _, _)| k.to_string())
 }
 
 /// Codes of pack errors that stop the game loading the pack at all: stages 3
@@ -227,6 +318,44 @@ mod tests {
                 .any(|d| d.code() == "M237" && d.message.contains("found x at step 2")),
             "{:?}",
             compiled.diagnostics
+        );
+    }
+
+    #[test]
+    fn an_emoji_on_a_board_is_answered_with_its_legend_key() {
+        let level =
+            "level tide {\n  title \"Tide\"\n  board {\n    MIAU IS YOU\n    m 🌊 🦀\n  }\n}\n";
+        let palette = "palette {\n  CRAB \"🦀\"\n}\n\nlegend {\n  x CRAB\n}\n\n";
+        let src = format!("{HEADER}{palette}{level}");
+        let d = compile(&src, SourceKind::Miau).diagnostics;
+        let m114: Vec<&Diagnostic> = d.iter().filter(|d| d.code() == "M114").collect();
+        assert_eq!(m114.len(), 2, "{d:?}");
+        // A built-in glyph through the default legend; a palette glyph through the pack legend.
+        assert!(
+            m114[0]
+                .message
+                .ends_with("boards are ASCII. 🌊 is WATER: write its legend key `w`."),
+            "{}",
+            m114[0].message
+        );
+        assert_eq!(m114[0].fixes[0].edits[0].new_text, "w");
+        assert!(
+            m114[1]
+                .message
+                .ends_with("🦀 is CRAB: write its legend key `x`."),
+            "{}",
+            m114[1].message
+        );
+        // A glyph nothing stands for keeps the general advice.
+        let other = src
+            .replace("🦀", "🦜")
+            .replace("CRAB \"🦜\"", "CRAB \"🦀\"");
+        let d = compile(&other, SourceKind::Miau).diagnostics;
+        assert!(
+            d.iter().any(|d| d.code() == "M114"
+                && d.message
+                    .ends_with("Give 🦜 a palette entry and a legend key.")),
+            "{d:?}"
         );
     }
 
