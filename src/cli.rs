@@ -878,7 +878,7 @@ fn catalogue(inputs: &[PathBuf]) -> u8 {
     };
     let mut packs = Vec::new();
     for path in &files {
-        let Some((_, pack)) = load_pack(path) else {
+        let Some((_, pack)) = load_pack(path, None) else {
             return 1;
         };
         // Forward slashes, so the document is the same on every platform.
@@ -925,8 +925,11 @@ fn explain(code: &str) -> u8 {
     }
 }
 
-/// Load one pack for a per-level command; print its errors and return `None` when it doesn't build.
-pub fn load_pack(path: &Path) -> Option<(String, crate::model::Pack)> {
+/// Load one pack for a per-level command; print its errors and return
+/// `None` when it doesn't build. With `only`, the errors of other levels
+/// don't count: one broken level doesn't block `replay` or `render` of the
+/// others. (`play` moves between levels, so it still needs the whole pack.)
+pub fn load_pack(path: &Path, only: Option<&str>) -> Option<(String, crate::model::Pack)> {
     let (text, mut diags) = match read_source(path) {
         Ok(x) => x,
         Err(e) => {
@@ -938,7 +941,10 @@ pub fn load_pack(path: &Path) -> Option<(String, crate::model::Pack)> {
     diags.extend(compiled.diagnostics.iter().cloned());
     let errors: Vec<Diagnostic> = diags
         .into_iter()
-        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| {
+            d.severity == Severity::Error
+                && only.is_none_or(|id| d.level.as_deref().is_none_or(|l| l == id))
+        })
         .collect();
     if !errors.is_empty() || compiled.pack.is_none() {
         print_diagnostics(
@@ -953,7 +959,7 @@ pub fn load_pack(path: &Path) -> Option<(String, crate::model::Pack)> {
 }
 
 fn replay(path: &Path, level_id: &str, moves: Option<&str>, explain: bool) -> u8 {
-    let Some((text, pack)) = load_pack(path) else {
+    let Some((text, pack)) = load_pack(path, Some(level_id)) else {
         return 1;
     };
     let Some(level) = pack.level(level_id) else {

@@ -142,3 +142,37 @@ fn snapshot_explain_of_clockwork() {
     );
     insta::assert_snapshot!("explain_clockwork", text);
 }
+
+#[test]
+fn a_broken_level_does_not_block_the_replay_of_another() {
+    let dir = std::env::temp_dir().join(format!("miau-replay-broken-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two.miau");
+    std::fs::write(
+        &file,
+        "pack two {\n  name    \"Two\"\n  version \"1.0.0\"\n  engine  1\n}\n\n\
+         level good {\n  title \"Good\"\n  board {\n    MIAU IS YOU . FLAG IS WIN\n    m    .  .   . f    .  .\n  }\n}\n\n\
+         level broken {\n  title    \"Broken\"\n  category requird\n  board {\n    MIAU IS YOU\n    m . .\n  }\n}\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .args(["replay", path, "--level", "good", "--moves", "RRRR"])
+        .output()
+        .expect("miauc runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(result_line(&text), "result: won in 4 turns");
+    // The broken level itself is still refused, naming its error.
+    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .args(["replay", path, "--level", "broken", "--moves", "R"])
+        .output()
+        .expect("miauc runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("M233"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,7 +20,7 @@ pub struct RenderArgs<'a> {
 
 /// Runs `miauc render`; the exit status.
 pub fn render(a: &RenderArgs<'_>) -> u8 {
-    let Some((_, pack)) = load_pack(a.file) else {
+    let Some((_, pack)) = load_pack(a.file, Some(a.level)) else {
         return 1;
     };
     let Some(level) = pack.level(a.level) else {

@@ -479,7 +479,7 @@ fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// Runs `miauc play`; the exit status.
 pub fn play(path: &Path, level: Option<&str>, ascii: bool) -> u8 {
-    let Some((text, pack)) = load_pack(path) else {
+    let Some((text, pack)) = load_pack(path, None) else {
         return 1;
     };
     if pack.levels.is_empty() {
