@@ -87,7 +87,7 @@ pub fn compile(text: &str, kind: SourceKind) -> Compiled {
             let (pack, lower_diags) = crate::lower::lower(&file);
             diags.extend(lower_diags);
             let mut stage2 = crate::validate::validate(&pack);
-            stage2.retain(|d| !is_misspelt_missing_field(d, &diags));
+            stage2.retain(|d| !is_misspelt_missing_field(d, &diags, &file));
             diags.extend(stage2);
             for d in &mut diags {
                 name_the_key_of_a_glyph(d, &file, &pack, text);
@@ -105,17 +105,28 @@ pub fn compile(text: &str, kind: SourceKind) -> Compiled {
 /// where the parser already reported the field's keyword as misspelt
 /// (`titel`, M104 with the fix "Replace with title"): one mistake gets one
 /// diagnostic, and fixing the spelling settles both.
-fn is_misspelt_missing_field(d: &Diagnostic, syntax: &[Diagnostic]) -> bool {
+fn is_misspelt_missing_field(d: &Diagnostic, syntax: &[Diagnostic], file: &ast::File) -> bool {
     if d.code() != "M201" {
         return false;
     }
     let Some(field) = d.path.as_deref().and_then(|p| p.rsplit('.').next()) else {
         return false;
     };
+    // The block the missing field belongs in: its level's, or the pack's.
+    let block = match &d.level {
+        Some(id) => file.items.iter().find_map(|i| match i {
+            ast::Item::Level(l) if &l.id.text == id => Some(l.block),
+            _ => None,
+        }),
+        None => file.pack.as_ref().map(|p| p.block),
+    };
+    let Some(block) = block else {
+        return false;
+    };
     syntax.iter().any(|m| {
         m.code() == "M104"
-            && m.span.start >= d.span.start
-            && m.span.end <= d.span.end
+            && m.span.start >= block.header.start
+            && m.span.end <= block.close.end
             && m.fixes
                 .iter()
                 .any(|f| f.edits.iter().any(|e| e.new_text == field))
