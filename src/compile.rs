@@ -115,7 +115,7 @@ fn is_misspelt_missing_field(d: &Diagnostic, syntax: &[Diagnostic], file: &ast::
     // The block the missing field belongs in: its level's, or the pack's.
     let block = match &d.level {
         Some(id) => file.items.iter().find_map(|i| match i {
-            ast::Item::Level(l) if &l.id.text == id => Some(l.block),
+            ast::Item::Level(l) if l.id.text == *id => Some(l.block),
             _ => None,
         }),
         None => file.pack.as_ref().map(|p| p.block),
