@@ -404,7 +404,7 @@ pub fn strip(mut p: Pack) -> Pack {
             a.span = z;
             a.code.span = z;
         }
-        for m in &mut c.must_form {
+        for m in c.must_form.iter_mut().chain(c.must_break.iter_mut()) {
             m.span = z;
         }
         if let Some(s) = &mut c.solution {
@@ -412,7 +412,9 @@ pub fn strip(mut p: Pack) -> Pack {
         }
         for o in &mut l.objects {
             o.span = z;
+            o.part = z;
         }
+        l.terrain_span = z;
     }
     p
 }
