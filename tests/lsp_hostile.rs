@@ -287,8 +287,9 @@ fn exit_without_shutdown_exits_1() {
     assert_eq!(exit_status(s).code(), Some(1));
 }
 
-#[test]
-fn a_client_that_never_accepts_a_progress_token_does_not_hold_up_a_check() {
+/// A server whose client supports server-created progress, with the noun
+/// trap fixture open.
+fn opened_with_progress() -> Server {
     let mut s = Server::start();
     s.send(&json!({
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -300,6 +301,12 @@ fn a_client_that_never_accepts_a_progress_token_does_not_hold_up_a_check() {
         "jsonrpc": "2.0", "method": "textDocument/didOpen",
         "params": { "textDocument": { "uri": URI, "languageId": "miau", "version": 1, "text": TRAP } }
     }));
+    s
+}
+
+#[test]
+fn a_client_that_never_accepts_a_progress_token_does_not_hold_up_a_check() {
+    let mut s = opened_with_progress();
     // No token from the client: the server asks for one and gets no answer.
     s.send(&json!({
         "jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand",
@@ -328,17 +335,7 @@ fn a_client_that_never_accepts_a_progress_token_does_not_hold_up_a_check() {
 
 #[test]
 fn a_burst_of_saves_runs_one_check() {
-    let mut s = Server::start();
-    s.send(&json!({
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": { "capabilities": { "window": { "workDoneProgress": true } } }
-    }));
-    assert!(s.response(1, 10)["result"]["capabilities"].is_object());
-    s.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
-    s.send(&json!({
-        "jsonrpc": "2.0", "method": "textDocument/didOpen",
-        "params": { "textDocument": { "uri": URI, "languageId": "miau", "version": 1, "text": TRAP } }
-    }));
+    let mut s = opened_with_progress();
     for _ in 0..12 {
         s.send(&json!({
             "jsonrpc": "2.0", "method": "textDocument/didSave",
