@@ -4,30 +4,9 @@
 //! and a clean `miauc check --deny warnings`, all on the built binary. The
 //! machine room, which has no world identity, must check clean too.
 
-use std::process::Command;
+mod bundled;
 
-use miau::compile::{SourceKind, compile};
-use miau::model::Pack;
-
-fn miauc(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run miauc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// The `key: value` line of `solve` output.
-fn field<'a>(out: &'a str, key: &str) -> Option<&'a str> {
-    out.lines()
-        .find_map(|l| l.strip_prefix(key)?.strip_prefix(": "))
-}
+use bundled::{field, miauc, pack};
 
 /// One row of a bible's level table.
 struct Row {
@@ -189,14 +168,6 @@ const CLOCKWORK_TABLE: &[Row] = &[
         at_win: &["COG IS BELL", "BELL IS WIN", "COG IS DEFEAT"],
     },
 ];
-
-fn pack(path: &str) -> Pack {
-    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
-        .expect("bundled pack");
-    compile(&text, SourceKind::Miau)
-        .pack
-        .expect("the bundled pack compiles")
-}
 
 fn assert_table(path: &str, world_glyph: &str, table: &[Row]) {
     let pack = pack(path);

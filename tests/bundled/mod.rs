@@ -1,0 +1,37 @@
+//! Helpers the bundled-world tests share (`tests/worlds.rs`,
+//! `tests/crossword_clockwork.rs`): the built binary run from the crate
+//! root, `solve`'s `key: value` lines, and a bundled pack's model.
+
+use miau::compile::{SourceKind, compile};
+use miau::model::Pack;
+use std::process::Command;
+
+/// Runs the built `miauc` from the crate root: exit code, stdout, stderr.
+pub fn miauc(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run miauc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The `key: value` line of `solve` output.
+pub fn field<'a>(out: &'a str, key: &str) -> Option<&'a str> {
+    out.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(": "))
+}
+
+/// A bundled pack (a path from the crate root), compiled.
+pub fn pack(path: &str) -> Pack {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .expect("bundled pack");
+    compile(&text, SourceKind::Miau)
+        .pack
+        .expect("the bundled pack compiles")
+}
