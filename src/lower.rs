@@ -170,6 +170,8 @@ pub fn lower(file: &ast::File) -> (model::Pack, Vec<Diagnostic>) {
                 PackStmtKind::Allow(a) => pack.allow.push(allowance(a, s.span)),
             }
         }
+        let after = h.stmts.iter().map(|s| s.span.end).max();
+        pack.allow_at = Span::point(after.unwrap_or(h.block.header.end) as usize);
     }
 
     // Pack legend: every pack-wide legend block, first definition wins.

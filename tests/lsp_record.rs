@@ -210,16 +210,17 @@ fn a_checked_level_offers_to_record_the_solvers_route() {
     let record = record[0];
     assert_eq!(record["kind"], "quickfix");
     assert_eq!(record["isPreferred"], true);
-    // It settles M337's missing solution and missing steps, not the category.
+    // It settles M337's missing solution and steps (one diagnostic), not
+    // the category.
     let settled: Vec<&str> = record["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
         .map(|d| d["message"].as_str().unwrap())
         .collect();
-    assert_eq!(settled.len(), 2, "{settled:?}");
+    assert_eq!(settled.len(), 1, "{settled:?}");
     assert!(
-        settled.iter().all(|m| m.contains("records no")),
+        settled[0].contains("records no solution or steps"),
         "{settled:?}"
     );
     // The same text as check --fix writes.
@@ -339,5 +340,50 @@ fn without_show_document_the_placeholder_is_plain_text() {
     assert!(
         apply(SRC, &allow["edit"]).contains("\"say why this is by design\""),
         "{allow}"
+    );
+}
+
+/// A pack-wide warning (a world of one level, while it is drafted) offers
+/// "Allow in the pack": an `allow` after the header's last statement, which
+/// builds and silences it once its reason is written.
+#[test]
+fn a_pack_wide_warning_is_allowed_in_the_pack_header() {
+    let mut s = Server::start(json!({}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": URI, "languageId": "miau", "version": 1, "text": SRC } }),
+    );
+    let actions = s.actions(SRC);
+    let allow: Vec<&Value> = actions
+        .iter()
+        .filter(|a| {
+            a["title"] == "Allow in the pack" && a["edit"].to_string().contains("world-level-count")
+        })
+        .collect();
+    assert_eq!(allow.len(), 1, "{actions:?}");
+    let edited = apply(SRC, &allow[0]["edit"]);
+    assert!(
+        edited
+            .contains("accent sink\n  allow world-level-count \"say why this is by design\"\n}\n"),
+        "{edited}"
+    );
+    let reasoned = edited.replace("say why this is by design", "Drafted: one level so far.");
+    let dir = std::env::temp_dir().join(format!("miau-lsp-pack-allow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("walk.miau");
+    std::fs::write(&path, &reasoned).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .args(["build", path.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    let m335: Vec<&str> = text.lines().filter(|l| l.contains("\"M335\"")).collect();
+    assert_eq!(m335.len(), 1, "{text}");
+    assert!(
+        m335[0].contains("(allowed: Drafted: one level so far.)") && m335[0].contains("\"info\""),
+        "{text}"
     );
 }

@@ -37,11 +37,20 @@ pub fn apply(pack: &Pack, diags: &mut [Diagnostic]) {
 
 /// Every warning and info raised for a level offers "Allow in level id": an
 /// `allow` statement inserted before the board, where level statements go.
+/// A pack-wide one (a world of three levels while it is drafted) offers
+/// "Allow in the pack": an `allow` after the pack header's last statement.
 fn offer_allow_fix(pack: &Pack, d: &mut Diagnostic) {
     if !matches!(d.severity, Severity::Warning | Severity::Info) {
         return;
     }
-    let Some(level) = d.level.as_deref().and_then(|id| pack.level(id)) else {
+    let Some(id) = d.level.as_deref() else {
+        if pack.allow_at != Span::default() {
+            let text = format!("\n  allow {} \"{REASON_PLACEHOLDER}\"", d.info.name);
+            *d = d.clone().with_fix("Allow in the pack", pack.allow_at, text);
+        }
+        return;
+    };
+    let Some(level) = pack.level(id) else {
         return;
     };
     if level.board_span == Span::default() {

@@ -66,19 +66,31 @@ fn world_bar(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 format!("Level {id} doesn't say what it introduces."),
             ));
         }
-        if l.check.solution.is_none() {
-            missing.push((
+        // One mistake, one diagnostic: a level with neither gets one M337,
+        // settled by one `check --fix`.
+        match (l.check.solution.is_none(), l.check.steps.is_none()) {
+            (true, true) => missing.push((
                 "solution",
                 format!(
-                    "Level {id} records no solution; record the solver's route so check can replay it."
+                    "Level {id} records no solution or steps; `miauc check --fix` records \
+                     the solver's route and its length."
                 ),
-            ));
-        }
-        if l.check.steps.is_none() {
-            missing.push((
+            )),
+            (true, false) => missing.push((
+                "solution",
+                format!(
+                    "Level {id} records no solution; `miauc check --fix` records the solver's \
+                     route so check can replay it."
+                ),
+            )),
+            (false, true) => missing.push((
                 "steps",
-                format!("Level {id} records no steps; record the length of the shortest route."),
-            ));
+                format!(
+                    "Level {id} records no steps; `miauc check --fix` records the length of \
+                     the shortest route."
+                ),
+            )),
+            (false, false) => {}
         }
         for (field, m) in missing {
             out.push(

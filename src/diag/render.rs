@@ -247,13 +247,28 @@ fn one(file: &SourceFile, d: &Diagnostic, style: Style, with_source: bool) -> St
     }
     for f in &d.fixes {
         out.push_str(&format!(
-            "{pad} {} {}: {}\n",
+            "{pad} {} {}: {}{}\n",
             paint(style, "1;34", "="),
             paint(style, "1", "help"),
-            clean(&f.title)
+            clean(&f.title),
+            shown_text(f)
         ));
     }
     out
+}
+
+/// What a one-edit, one-line fix writes, when its title doesn't already
+/// say it (": write `allow world-level-count "…"`"), so the reader of a
+/// terminal can apply by hand what an editor applies with one action.
+fn shown_text(f: &super::Fix) -> String {
+    let [edit] = f.edits.as_slice() else {
+        return String::new();
+    };
+    let text = edit.new_text.trim();
+    if text.is_empty() || text.contains('\n') || f.title.contains(text) {
+        return String::new();
+    }
+    format!(": write `{}`", clean(text))
 }
 
 /// The text of 1-based `line`, without its line break.

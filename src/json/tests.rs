@@ -377,6 +377,7 @@ fn pack() -> impl Strategy<Value = Pack> {
                     levels,
                     allow,
                     span: Span::default(),
+                    allow_at: Span::default(),
                 };
                 // Models read from JSON always carry their declared list.
                 pack.declared_features = Some(

@@ -342,6 +342,7 @@ impl miau::solver::Space for EngineSpace<'_> {
 pub fn strip(mut p: Pack) -> Pack {
     let z = Span::default();
     p.span = z;
+    p.allow_at = z;
     if let Some(w) = &mut p.world {
         w.span = z;
     }
