@@ -174,6 +174,23 @@ fn check_fix(text: &str) -> String {
     fixed
 }
 
+/// `miauc build --format json` of `text` (in a directory of its own, named
+/// by `tag`): whether it built, and its output and diagnostics.
+fn build_json(text: &str, tag: &str) -> (bool, String) {
+    let dir = std::env::temp_dir().join(format!("miau-lsp-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("walk.miau");
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
+        .args(["build", path.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
 fn titles(actions: &[Value]) -> Vec<&str> {
     actions
         .iter()
@@ -305,17 +322,7 @@ fn allow_inserts_a_selected_reason_placeholder_once() {
     assert_eq!(show["params"]["uri"], URI);
     assert_eq!(&show["params"]["selection"], range);
     // Left as it is, the placeholder is reported: the allowance has no reason yet.
-    let dir = std::env::temp_dir().join(format!("miau-lsp-allow-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("walk.miau");
-    std::fs::write(&path, &edited).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
-        .args(["build", path.to_str().unwrap(), "--format", "json"])
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let (_, text) = build_json(&edited, "allow");
     let m239: Vec<&str> = text.lines().filter(|l| l.contains("\"M239\"")).collect();
     assert_eq!(m239.len(), 1, "{text}");
     assert!(
@@ -368,18 +375,8 @@ fn a_pack_wide_warning_is_allowed_in_the_pack_header() {
         "{edited}"
     );
     let reasoned = edited.replace("say why this is by design", "Drafted: one level so far.");
-    let dir = std::env::temp_dir().join(format!("miau-lsp-pack-allow-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("walk.miau");
-    std::fs::write(&path, &reasoned).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
-        .args(["build", path.to_str().unwrap(), "--format", "json"])
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}");
+    let (built, text) = build_json(&reasoned, "pack-allow");
+    assert!(built, "{text}");
     let m335: Vec<&str> = text.lines().filter(|l| l.contains("\"M335\"")).collect();
     assert_eq!(m335.len(), 1, "{text}");
     assert!(
