@@ -89,5 +89,5 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
 pub fn replay_level(a: &Analysis, id: &str) -> Option<String> {
     let level = a.level(a.level_index(id)?)?;
     let solution = level.check.solution.as_ref()?;
-    std::panic::catch_unwind(|| replay(level, &solution.text, true, &|_| None).text).ok()
+    std::panic::catch_unwind(|| replay(level, &solution.text, true, &|_, _| None).text).ok()
 }
