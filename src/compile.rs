@@ -260,11 +260,18 @@ pub struct LegendKeys(BTreeMap<(String, Option<String>), String>);
 
 impl LegendKeys {
     /// The key of a noun with a channel (`None` for a thing without one), if
-    /// a legend names it.
+    /// a legend names it. A thing that keeps a channel without needing one
+    /// (a gate that became a ROCK) takes its noun's plain key.
     pub fn get(&self, noun: &str, channel: Option<&str>) -> Option<String> {
-        self.0
-            .get(&(noun.to_string(), channel.map(str::to_string)))
-            .cloned()
+        let plain = || self.0.get(&(noun.to_string(), None));
+        match channel {
+            Some(c) => self
+                .0
+                .get(&(noun.to_string(), Some(c.to_string())))
+                .or_else(plain),
+            None => plain(),
+        }
+        .cloned()
     }
 }
 
