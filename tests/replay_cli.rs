@@ -293,3 +293,28 @@ fn a_broken_level_does_not_block_the_replay_of_another() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("M233"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_replays_shown_in_docs_play_md_are_what_miauc_prints() {
+    // Every ```console block of the page that runs `miauc replay` shows its
+    // whole output.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/play.md"))
+        .expect("docs/play.md");
+    let mut seen = 0;
+    for block in doc.split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap_or_default();
+        let (command, shown) = block.split_once('\n').unwrap_or((block, ""));
+        let Some(args) = command.strip_prefix("$ miauc replay ") else {
+            continue;
+        };
+        let args: Vec<&str> = args.split_whitespace().collect();
+        let (file, level, rest) = match args.as_slice() {
+            [file, "--level", level, rest @ ..] => (*file, *level, rest),
+            _ => panic!("docs/play.md: write `miauc replay FILE --level ID …`: {command}"),
+        };
+        let (_, text) = replay(file, level, rest);
+        assert_eq!(shown, text, "docs/play.md: {command}");
+        seen += 1;
+    }
+    assert_eq!(seen, 2, "docs/play.md shows two replays");
+}
