@@ -4,7 +4,8 @@
 //!
 //! The terminal player (`miauc play`), the editor's preview (`miau/step`) and
 //! the animated export (`miauc render -o route.gif`) all drive a [`Session`],
-//! so they agree on every board, event line and facing.
+//! so they agree on every board, event line and facing. The event lines are
+//! worded by [`crate::engine::events`], which `miauc replay` uses too.
 
 use crate::engine::events::{rejection, reset_events, rule_lines, turn_events};
 use crate::engine::{Class, Game, Input, Scratch, State, TurnResult};

@@ -171,9 +171,7 @@ fn the_first_line_says_how_cells_are_counted() {
 fn a_sunk_word_and_a_blocked_you_are_told() {
     let (_, text) = replay(EVENTS, "sink-and-block", &["--moves", "RR"]);
     assert!(
-        text.contains(
-            "turn 1 R\n   0     1    2    3 4\n0  MIAU  IS   YOU  . .\n"
-        ),
+        text.contains("turn 1 R\n   0     1    2    3 4\n0  MIAU  IS   YOU  . .\n"),
         "the board has a ruler:\n{text}"
     );
     assert!(

@@ -8,7 +8,9 @@
 
 use super::game::{EntId, Game};
 use super::parse::Rules;
-use super::report::{BlockReason, Blocked, By, Cause, GateCause, Rejection, ResetReport, TurnReport};
+use super::report::{
+    BlockReason, Blocked, By, Cause, GateCause, Rejection, ResetReport, TurnReport,
+};
 use super::state::State;
 use super::vocab::{DEFEAT, Tok};
 use crate::model;
@@ -174,9 +176,7 @@ fn destroyed_lines(game: &Game, after: &State, r: &[super::report::Destroyed]) -
                 let by: Vec<String> = game
                     .live(after)
                     .into_iter()
-                    .filter(|&k| {
-                        at(after, k) == d.at && props[usize::from(k)] & DEFEAT != 0
-                    })
+                    .filter(|&k| at(after, k) == d.at && props[usize::from(k)] & DEFEAT != 0)
                     .filter_map(|k| game.noun(after, k).map(|t| named(game, k, t)))
                     .fold(Vec::new(), |mut v, n| {
                         if !v.contains(&n) {
@@ -254,7 +254,10 @@ pub fn reset_events(game: &Game, s: &State, r: &ResetReport) -> Vec<Event> {
 pub fn turn_events(game: &Game, before: &State, after: &State, r: &TurnReport) -> Vec<Event> {
     let mut out = Vec::new();
     for b in &r.blocked {
-        out.push(Event::new(EventKind::Blocked, blocked_line(game, before, b)));
+        out.push(Event::new(
+            EventKind::Blocked,
+            blocked_line(game, before, b),
+        ));
     }
     for m in &r.moved {
         if let By::Automaton(i) = m.by
@@ -302,7 +305,10 @@ pub fn turn_events(game: &Game, before: &State, after: &State, r: &TurnReport) -
         let ch = channel_name(game, g.id);
         let where_ = cell(at(after, g.id));
         let text = match g.cause {
-            GateCause::Pressed => format!("the {ch} gate at {where_} opened: {} {ch} plate is pressed", article(ch)),
+            GateCause::Pressed => format!(
+                "the {ch} gate at {where_} opened: {} {ch} plate is pressed",
+                article(ch)
+            ),
             GateCause::Released => {
                 format!("the {ch} gate at {where_} closed: no {ch} plate is pressed")
             }
