@@ -8,7 +8,7 @@
 //! worded by [`crate::engine::events`], which `miauc replay` uses too.
 
 use crate::engine::events::{rejection, reset_events, rule_lines, turn_events};
-use crate::engine::{Class, Game, Input, Scratch, State, TurnResult};
+use crate::engine::{Class, Game, Input, Rejection, Scratch, State, TurnResult};
 use crate::model::Level;
 
 /// What a player can do.
@@ -161,7 +161,11 @@ impl Session {
             .step_with(&before.state, input, &mut self.scratch, true)
         {
             TurnResult::Rejected { reason, blocked } => {
-                Outcome::Rejected(rejection(&self.game, &before.state, reason, &blocked))
+                let why = rejection(&self.game, &before.state, reason, &blocked);
+                Outcome::Rejected(match reason {
+                    Rejection::Blocked => why,
+                    Rejection::Won | Rejection::NoYou => format!("{why}: undo or restart"),
+                })
             }
             TurnResult::Accepted { state, report } => {
                 let mut facing_left = before.facing_left.clone();

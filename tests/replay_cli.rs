@@ -316,3 +316,25 @@ fn the_replays_shown_in_docs_play_md_are_what_miauc_prints() {
     }
     assert_eq!(seen, 2, "docs/play.md shows two replays");
 }
+
+#[test]
+fn a_level_without_you_stops_without_a_player_s_advice() {
+    let dir = std::env::temp_dir().join(format!("miau-replay-no-you-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("no-you.miau");
+    std::fs::write(
+        &file,
+        "pack tt {\n  name    \"T\"\n  version \"1.0.0\"\n  engine  1\n}\n\n\
+         level aa {\n  title \"A\"\n\n  board {\n    FLAG IS WIN\n    m    .  f\n  }\n}\n",
+    )
+    .unwrap();
+    let (_, text) = replay(file.to_str().unwrap(), "aa", &["--moves", "RR"]);
+    // A replay can't undo: the line says why it stopped, not what to press.
+    assert!(
+        text.ends_with(
+            "input 1 R rejected (no-you): nothing is YOU\nresult: not won after 0 turns\n"
+        ),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -121,11 +121,13 @@ fn blocked_line(game: &Game, s: &State, b: &Blocked) -> String {
     format!("{who} at {} was blocked by {by}", cell(at(s, b.id)))
 }
 
-/// Why an input was refused, in one line (`s` is the state it was refused in).
+/// Why an input was refused, in one line (`s` is the state it was refused
+/// in). What to do about it is the caller's: a player can undo, a replay
+/// just stops.
 pub fn rejection(game: &Game, s: &State, reason: Rejection, blocked: &[Blocked]) -> String {
     match reason {
-        Rejection::Won => "the level is already won: undo or restart".to_string(),
-        Rejection::NoYou => "nothing is YOU: undo or restart".to_string(),
+        Rejection::Won => "the level is already won".to_string(),
+        Rejection::NoYou => "nothing is YOU".to_string(),
         Rejection::Blocked => {
             let lines: Vec<String> = blocked.iter().map(|b| blocked_line(game, s, b)).collect();
             if lines.is_empty() {
