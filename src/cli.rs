@@ -987,7 +987,7 @@ fn replay(path: &Path, level_id: &str, moves: Option<&str>, explain: bool) -> u8
     } else {
         Default::default()
     };
-    let key_of = |noun: &str| keys.get(noun).cloned();
+    let key_of = |noun: &str, channel: Option<&str>| keys.get(noun, channel);
     let out = crate::engine::replay(level, &moves, explain, &key_of);
     print!("{}", out.text);
     match out.result {

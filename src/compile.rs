@@ -252,21 +252,49 @@ pub fn build_source(text: &str) -> Result<String, Vec<Diagnostic>> {
     }
 }
 
-/// The legend key that draws each noun in one level, for printing boards the
-/// way the author wrote them: the level's legend first, then the pack's, then
-/// the default legend. Only one-thing entries count (a stack key isn't a noun's key).
-pub fn legend_keys(file: &crate::syntax::ast::File, level_id: &str) -> BTreeMap<String, String> {
+/// The legend key that wrote each thing of one level, by noun and channel
+/// (an amber and a teal plate have different keys), for printing boards the
+/// way the author wrote them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LegendKeys(BTreeMap<(String, Option<String>), String>);
+
+impl LegendKeys {
+    /// The key of a noun with a channel (`None` for a thing without one), if
+    /// a legend names it. A thing that keeps a channel without needing one
+    /// (a gate that became a ROCK) takes its noun's plain key.
+    pub fn get(&self, noun: &str, channel: Option<&str>) -> Option<String> {
+        let plain = || self.0.get(&(noun.to_string(), None));
+        match channel {
+            Some(c) => self
+                .0
+                .get(&(noun.to_string(), Some(c.to_string())))
+                .or_else(plain),
+            None => plain(),
+        }
+        .cloned()
+    }
+}
+
+/// The legend keys of one level: the level's legend first, then the pack's,
+/// then the default legend. Only one-thing entries count (a stack key isn't
+/// a noun's key).
+pub fn legend_keys(file: &crate::syntax::ast::File, level_id: &str) -> LegendKeys {
     use crate::syntax::ast::Item;
-    let mut keys: BTreeMap<String, String> = BTreeMap::new();
-    let add = |legend: &crate::syntax::ast::Legend, keys: &mut BTreeMap<String, String>| {
+    let mut keys: BTreeMap<(String, Option<String>), String> = BTreeMap::new();
+    let add = |legend: &crate::syntax::ast::Legend,
+               keys: &mut BTreeMap<(String, Option<String>), String>| {
         for e in &legend.entries {
             if let [thing] = e.things.as_slice() {
-                keys.insert(thing.noun.text.clone(), e.key.text.clone());
+                let channel = thing.channel.as_ref().map(|c| c.text.clone());
+                keys.insert((thing.noun.text.clone(), channel), e.key.text.clone());
             }
         }
     };
-    for (key, noun, _) in crate::lower::DEFAULT_LEGEND.iter().rev() {
-        keys.insert(noun.to_string(), key.to_string());
+    for (key, noun, channel) in crate::lower::DEFAULT_LEGEND.iter().rev() {
+        keys.insert(
+            (noun.to_string(), channel.map(str::to_string)),
+            key.to_string(),
+        );
     }
     for item in &file.items {
         if let Item::Legend(l) = item {
@@ -281,7 +309,7 @@ pub fn legend_keys(file: &crate::syntax::ast::File, level_id: &str) -> BTreeMap<
             add(legend, &mut keys);
         }
     }
-    keys
+    LegendKeys(keys)
 }
 
 #[cfg(test)]

@@ -4,13 +4,12 @@
 //!
 //! The terminal player (`miauc play`), the editor's preview (`miau/step`) and
 //! the animated export (`miauc render -o route.gif`) all drive a [`Session`],
-//! so they agree on every board, event line and facing.
+//! so they agree on every board, event line and facing. The event lines are
+//! worded by [`crate::engine::events`], which `miauc replay` uses too.
 
-use crate::engine::{
-    BlockReason, Blocked, By, Cause, Class, Game, GateCause, Input, Rejection, ResetReport, Rules,
-    Scratch, State, TurnReport, TurnResult,
-};
-use crate::model::{self, Level};
+use crate::engine::events::{rejection, reset_events, rule_lines, turn_events};
+use crate::engine::{Class, Game, Input, Rejection, Scratch, State, TurnResult};
+use crate::model::Level;
 
 /// What a player can do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +79,7 @@ impl Session {
     pub fn new(level: &Level) -> Session {
         let game = Game::new(level);
         let (state, report) = game.reset();
-        let events = reset_events(&game, &report);
+        let events = texts(reset_events(&game, &state, &report));
         let facing_left = vec![false; game.len()];
         Session {
             history: vec![Snapshot {
@@ -162,7 +161,11 @@ impl Session {
             .step_with(&before.state, input, &mut self.scratch, true)
         {
             TurnResult::Rejected { reason, blocked } => {
-                Outcome::Rejected(rejection(&self.game, &before.state, reason, &blocked))
+                let why = rejection(&self.game, &before.state, reason, &blocked);
+                Outcome::Rejected(match reason {
+                    Rejection::Blocked => why,
+                    Rejection::Won | Rejection::NoYou => format!("{why}: undo or restart"),
+                })
             }
             TurnResult::Accepted { state, report } => {
                 let mut facing_left = before.facing_left.clone();
@@ -173,7 +176,7 @@ impl Session {
                         }
                     }
                 }
-                let events = turn_events(&self.game, &before.state, &state, &report);
+                let events = texts(turn_events(&self.game, &before.state, &state, &report));
                 self.history.push(Snapshot {
                     state,
                     facing_left,
@@ -202,155 +205,8 @@ impl Session {
     }
 }
 
-/// The effective rules of a parse, each once, in reading order, with whether
-/// it is a terrain's implicit rule (no words on the board).
-pub fn rule_lines(game: &Game, rules: &Rules) -> Vec<(String, bool)> {
-    let mut out: Vec<(String, bool)> = Vec::new();
-    for r in &rules.records {
-        let t = game.rule_text((r.subject, r.predicate));
-        let terrain = rules.words(r).is_empty();
-        if !out.iter().any(|(x, _)| *x == t) {
-            out.push((t, terrain));
-        }
-    }
-    out
-}
-
-/// The name of what entity `id` is in `s` (its noun, or its word's text).
-fn what(game: &Game, s: &State, id: u16) -> String {
-    let noun = game
-        .noun(s, id)
-        .map(|t| game.name(t).to_string())
-        .unwrap_or_else(|| game.id(id).to_string());
-    if game.ents[usize::from(id)].word {
-        format!("the word {noun}")
-    } else {
-        noun
-    }
-}
-
-fn blocked_line(game: &Game, s: &State, b: &Blocked) -> String {
-    let who = what(game, s, b.id);
-    let by = match (b.reason, b.blocker) {
-        (BlockReason::Edge, _) => "the edge".to_string(),
-        (BlockReason::Gate, Some(k)) => format!("a closed {}", what(game, s, k)),
-        (BlockReason::Fixed, Some(k)) => format!("the fixed {}", what(game, s, k)),
-        (_, Some(k)) => what(game, s, k),
-        (_, None) => b.reason.as_str().to_string(),
-    };
-    format!("{who} was blocked by {by}")
-}
-
-fn rejection(game: &Game, s: &State, reason: Rejection, blocked: &[Blocked]) -> String {
-    match reason {
-        Rejection::Won => "the level is already won: undo or restart".to_string(),
-        Rejection::NoYou => "nothing is YOU: undo or restart".to_string(),
-        Rejection::Blocked => {
-            let lines: Vec<String> = blocked.iter().map(|b| blocked_line(game, s, b)).collect();
-            if lines.is_empty() {
-                "nothing moved".to_string()
-            } else {
-                lines.join("; ")
-            }
-        }
-    }
-}
-
-fn cause_verb(game: &Game, cause: Cause) -> String {
-    match cause {
-        Cause::Sink => "sank".to_string(),
-        Cause::Defeat => "was defeated".to_string(),
-        Cause::Pair(i) => match game.pairs.get(usize::from(i)) {
-            Some(p) => format!("was destroyed by {} and {}", game.name(p.a), game.name(p.b)),
-            None => "was destroyed".to_string(),
-        },
-    }
-}
-
-fn channel_name(game: &Game, id: u16) -> &str {
-    game.ents[usize::from(id)]
-        .channel
-        .and_then(|c| model::CHANNELS.get(usize::from(c)).copied())
-        .unwrap_or("unnamed")
-}
-
-fn reset_events(game: &Game, r: &ResetReport) -> Vec<String> {
-    let mut out = Vec::new();
-    for t in &r.transformed {
-        out.push(format!(
-            "{} became {} at reset",
-            game.name(t.from),
-            game.name(t.to)
-        ));
-    }
-    for d in &r.destroyed {
-        out.push(format!(
-            "{} {} at reset",
-            game.name(d.what),
-            cause_verb(game, d.cause)
-        ));
-    }
-    out
-}
-
-fn turn_events(game: &Game, before: &State, after: &State, r: &TurnReport) -> Vec<String> {
-    let mut out = Vec::new();
-    for b in &r.blocked {
-        out.push(blocked_line(game, before, b));
-    }
-    for m in &r.moved {
-        if let By::Automaton(i) = m.by
-            && !m.pushed
-        {
-            let name = game
-                .automata
-                .get(usize::from(i))
-                .map_or("an automaton", |a| a.id.as_str());
-            out.push(format!("{} moved ({name})", what(game, before, m.id)));
-        }
-    }
-    for t in &r.transformed {
-        out.push(format!("{} became {}", game.name(t.from), game.name(t.to)));
-    }
-    for c in &r.crumbled {
-        out.push(match c.to {
-            Some(to) => format!("{} crumbled into {}", game.name(c.from), game.name(to)),
-            None => format!("{} crumbled away", game.name(c.from)),
-        });
-    }
-    for d in &r.destroyed {
-        let name = if game.ents[usize::from(d.id)].word {
-            format!("the word {}", game.name(d.what))
-        } else {
-            game.name(d.what).to_string()
-        };
-        out.push(format!("{name} {}", cause_verb(game, d.cause)));
-    }
-    for g in &r.gates {
-        let ch = channel_name(game, g.id);
-        out.push(match g.cause {
-            GateCause::Pressed => format!("the {ch} gate opened"),
-            GateCause::Released => format!("the {ch} gate closed"),
-            GateCause::Jammed => format!("the {ch} gate is held open by what stands in it"),
-        });
-    }
-    let old = rule_lines(game, &game.rules(before));
-    let new = rule_lines(game, &game.rules(after));
-    for (t, _) in new.iter().filter(|n| !old.iter().any(|o| o.0 == n.0)) {
-        out.push(format!("+ {t}"));
-    }
-    for (t, _) in old.iter().filter(|o| !new.iter().any(|n| n.0 == o.0)) {
-        out.push(format!("- {t}"));
-    }
-    if r.goals.1 > 0 {
-        out.push(format!("goals {} of {}", r.goals.0, r.goals.1));
-    }
-    if r.won {
-        out.push("won!".to_string());
-    } else if r.lost_control {
-        out.push("nothing is YOU any more".to_string());
-    }
-    out
+fn texts(events: Vec<crate::engine::events::Event>) -> Vec<String> {
+    events.into_iter().map(|e| e.text).collect()
 }
 
 /// The class of a word's text in `game`, for colouring tiles.
@@ -456,7 +312,7 @@ mod tests {
         let out = s.apply(Action::Input(Input::Down));
         assert_eq!(
             out,
-            Outcome::Rejected("MIAU was blocked by the edge".to_string())
+            Outcome::Rejected("MIAU at column 0, row 2 was blocked by the edge".to_string())
         );
         assert_eq!(s.turns(), 0);
     }

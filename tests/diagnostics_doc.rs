@@ -236,7 +236,7 @@ mod stage_4 {
     }
 
     fn play(l: &Level, moves: &str) -> ReplayOutput {
-        replay(l, moves, true, &|_| None)
+        replay(l, moves, true, &|_, _| None)
     }
 
     fn won_in(l: &Level, moves: &str) -> usize {

@@ -297,7 +297,7 @@ proptest! {
         let level = compiled(&source).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
         let game = Game::new(&level);
         let mut play = Play::new(&game);
-        let key_of = |_: &str| None;
+        let key_of = |_: &str, _: Option<&str>| None;
         for (i, &m) in moves.iter().enumerate() {
             match play.input(m) {
                 TurnResult::Accepted { state, report } => {

@@ -138,7 +138,7 @@ fn level_and_step_play_the_rust_engine() {
     );
     assert_eq!(views[0]["turn"], 1);
     assert_eq!(
-        views[2]["message"], "MIAU was blocked by WALL",
+        views[2]["message"], "MIAU at column 1, row 5 was blocked by WALL",
         "the wall refuses"
     );
     assert_eq!(

@@ -90,7 +90,7 @@ fn scripted_keys_give_boards_events_and_undo() {
     assert_ne!(after, reset);
     // A wall refuses the next move: the board stays, the status says why.
     keys(&mut a, "a");
-    assert_eq!(a.message(), "MIAU was blocked by WALL");
+    assert_eq!(a.message(), "MIAU at column 1, row 5 was blocked by WALL");
     assert_eq!(a.board_text(), after);
     insta::assert_snapshot!("door_stop_blocked", screen(&a));
     keys(&mut a, "z");
@@ -116,7 +116,9 @@ fn scripted_keys_give_boards_events_and_undo() {
     }
     assert!(a.session().won());
     assert!(
-        events.iter().any(|e| e == "the amber gate opened"),
+        events
+            .iter()
+            .any(|e| e == "the amber gate at column 6, row 5 opened: an amber plate is pressed"),
         "{events:?}"
     );
     assert!(events.iter().any(|e| e == "won!"));

@@ -74,8 +74,10 @@ fn clockwork_proof_wins_in_11_with_win_on_beat_5() {
     // The mouse delivers WIN on its fifth beat: the only rule change after
     // reset is BELL IS WIN forming on turn 5.
     assert!(text.contains("turn 5 R\n  + BELL IS WIN\n"), "{text}");
+    // and the only other turn told is the win.
     let turns: Vec<&str> = text.lines().filter(|l| l.starts_with("turn ")).collect();
-    assert_eq!(turns, vec!["turn 5 R"], "{text}");
+    assert_eq!(turns, vec!["turn 5 R", "turn 11 R"], "{text}");
+    assert!(text.contains("turn 11 R\n  won!\n"), "{text}");
 }
 
 #[test]
@@ -89,7 +91,9 @@ fn default_moves_are_the_recorded_solution() {
 fn a_rejected_move_is_reported_and_not_won() {
     let (out, text) = replay("packs/machine-room.miau", "jam", &["--moves", "LLL"]);
     assert!(
-        text.contains("input 2 L rejected: blocked; miau-1 stop by wall-15\n"),
+        text.contains(
+            "input 2 L rejected (blocked): MIAU at column 1, row 3 was blocked by WALL\n"
+        ),
         "{text}"
     );
     assert_eq!(result_line(&text), "result: not won after 1 turn");
@@ -107,24 +111,135 @@ fn a_short_route_is_not_won() {
 }
 
 #[test]
-fn explain_prints_only_rule_changes() {
+fn explain_prints_rule_changes_and_the_events_that_matter() {
     let (_, text) = replay(
         "packs/machine-room.miau",
         "hand-off",
         &["--moves", "LUDLURRRRRURRRR", "--explain"],
     );
-    for line in text.lines() {
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("coordinates: "), "{text}");
+    for line in lines {
         assert!(
             line == "reset"
                 || line.starts_with("turn ")
                 || line.starts_with("  + ")
                 || line.starts_with("  - ")
+                || line.starts_with("  the amber gate at column ")
+                || line == "  won!"
                 || line.starts_with("result: "),
-            "not a rule change: {line:?}\n{text}"
+            "neither a rule change nor an event that matters: {line:?}\n{text}"
         );
     }
+    // No boards, and no blocks: the explanation stays short.
+    assert!(!text.contains("was blocked"), "{text}");
     assert!(text.contains("  + CRATE IS YOU\n"), "{text}");
     assert_eq!(result_line(&text), "result: won in 15 turns");
+}
+
+const EVENTS: &str = "tests/fixtures/replay/events.miau";
+
+/// The lines of every board's ruler (the line after each `reset` or `turn`
+/// heading) in a full replay.
+fn rulers(text: &str) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .windows(2)
+        .filter(|w| w[0] == "reset" || w[0].starts_with("turn "))
+        .map(|w| w[1])
+        .collect()
+}
+
+#[test]
+fn the_first_line_says_how_cells_are_counted() {
+    for explain in [&[][..], &["--explain"][..]] {
+        let mut args = vec!["--moves", "R"];
+        args.extend_from_slice(explain);
+        let (_, text) = replay(EVENTS, "defeat", &args);
+        assert_eq!(
+            text.lines().next(),
+            Some(
+                "coordinates: columns and rows count from 0 at the top-left, as in the \
+                 diagnostics' `column C, row R`; a `file:line:col` location counts from 1"
+            ),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_sunk_word_and_a_blocked_you_are_told() {
+    let (_, text) = replay(EVENTS, "sink-and-block", &["--moves", "RR"]);
+    assert!(
+        text.contains("turn 1 R\n   0     1    2    3 4\n0  MIAU  IS   YOU  . .\n"),
+        "the board has a ruler:\n{text}"
+    );
+    assert!(
+        text.contains("  CRAB at column 0, row 5 was blocked by WALL\n  the word ROCK sank with WATER at column 2, row 4\nturn 2 R\n"),
+        "{text}"
+    );
+    insta::assert_snapshot!("replay_sink_and_block", text);
+}
+
+#[test]
+fn a_defeat_names_what_defeated() {
+    let (out, text) = replay(EVENTS, "defeat", &["--moves", "R"]);
+    assert!(
+        text.contains("  MIAU was defeated by JELLY at column 1, row 2\n  nothing is YOU any more\nresult: lost control after 1 turn\n"),
+        "{text}"
+    );
+    assert!(!out.status.success());
+    insta::assert_snapshot!("replay_defeat", text);
+}
+
+#[test]
+fn a_crumble_is_told_and_columns_keep_their_width() {
+    let (_, text) = replay(EVENTS, "crumble", &["--moves", "RRR"]);
+    assert!(
+        text.contains("  DRIFT crumbled into WATER at column 1, row 3\nturn 3 R\n"),
+        "{text}"
+    );
+    // `f+m` appears in column 3 on the last turn only, yet every board,
+    // the reset one included, is laid out for it.
+    let rulers = rulers(&text);
+    assert_eq!(rulers.len(), 4, "{text}");
+    assert!(rulers.iter().all(|r| *r == rulers[0]), "{text}");
+    let column_3 = rulers[0].find('3').unwrap();
+    let column_4 = rulers[0].find('4').unwrap();
+    assert_eq!(column_4 - column_3, "f+m ".len(), "{text}");
+    assert!(text.contains("\n3  m     d   d     f   . .\n"), "{text}");
+    assert!(text.contains("\n3  .     w   w     f+m . .\n"), "{text}");
+    insta::assert_snapshot!("replay_crumble", text);
+}
+
+#[test]
+fn a_win_at_start_is_told_at_reset() {
+    let (_, text) = replay(EVENTS, "won-at-start", &["--moves", "W"]);
+    assert!(
+        text.contains("  + MIAU IS WIN\n  won at start: a win already holds before the first move (M307)\nturn 1 W\n"),
+        "{text}"
+    );
+    let (_, explained) = replay(EVENTS, "won-at-start", &["--moves", "W", "--explain"]);
+    assert!(explained.contains("  won at start: "), "{explained}");
+}
+
+#[test]
+fn gates_and_plates_show_the_keys_they_were_written_with() {
+    // The level's legend names teal plates and gates (`t`, `y`); the amber
+    // ones keep the default legend's `_` and `|`.
+    let (out, text) = replay(EVENTS, "two-channels", &["--moves", "RRRRRR"]);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("\n1  m    t   y   _   |    .  f\n"), "{text}");
+    assert!(text.contains("\n1  .    t   y   m+_ |    .  f\n"), "{text}");
+    for event in [
+        "turn 1 R\n   0    1   2   3   4    5  6\n0  MIAU IS  YOU .   FLAG IS WIN\n1  .    m+t y   _   |    .  f\n  the teal gate at column 2, row 1 opened: a teal plate is pressed\n",
+        "  the teal gate at column 2, row 1 is jammed open: no teal plate is pressed, but something stands in it\n",
+        "  the teal gate at column 2, row 1 closed: no teal plate is pressed\n  the amber gate at column 4, row 1 opened: an amber plate is pressed\n",
+        "  the amber gate at column 4, row 1 closed: no amber plate is pressed\n",
+    ] {
+        assert!(text.contains(event), "{event}\n{text}");
+    }
+    insta::assert_snapshot!("replay_two_channels", text);
 }
 
 #[test]
@@ -174,5 +289,52 @@ fn a_broken_level_does_not_block_the_replay_of_another() {
         .expect("miauc runs");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("M233"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_replays_shown_in_docs_play_md_are_what_miauc_prints() {
+    // Every ```console block of the page that runs `miauc replay` shows its
+    // whole output.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/play.md"))
+        .expect("docs/play.md");
+    let mut seen = 0;
+    for block in doc.split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap_or_default();
+        let (command, shown) = block.split_once('\n').unwrap_or((block, ""));
+        let Some(args) = command.strip_prefix("$ miauc replay ") else {
+            continue;
+        };
+        let args: Vec<&str> = args.split_whitespace().collect();
+        let (file, level, rest) = match args.as_slice() {
+            [file, "--level", level, rest @ ..] => (*file, *level, rest),
+            _ => panic!("docs/play.md: write `miauc replay FILE --level ID …`: {command}"),
+        };
+        let (_, text) = replay(file, level, rest);
+        assert_eq!(shown, text, "docs/play.md: {command}");
+        seen += 1;
+    }
+    assert_eq!(seen, 2, "docs/play.md shows two replays");
+}
+
+#[test]
+fn a_level_without_you_stops_without_a_player_s_advice() {
+    let dir = std::env::temp_dir().join(format!("miau-replay-no-you-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("no-you.miau");
+    std::fs::write(
+        &file,
+        "pack tt {\n  name    \"T\"\n  version \"1.0.0\"\n  engine  1\n}\n\n\
+         level aa {\n  title \"A\"\n\n  board {\n    FLAG IS WIN\n    m    .  f\n  }\n}\n",
+    )
+    .unwrap();
+    let (_, text) = replay(file.to_str().unwrap(), "aa", &["--moves", "RR"]);
+    // A replay can't undo: the line says why it stopped, not what to press.
+    assert!(
+        text.ends_with(
+            "input 1 R rejected (no-you): nothing is YOU\nresult: not won after 0 turns\n"
+        ),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -307,7 +307,7 @@ fn play(level: &Level, moves: &str) -> Outcome {
     }
     let (file, _) = miau::syntax::parse(source());
     let keys = legend_keys(&file, &level.id.text);
-    let key_of = |noun: &str| keys.get(noun).cloned();
+    let key_of = |noun: &str, channel: Option<&str>| keys.get(noun, channel);
     let board = game
         .render_board(&state, &key_of)
         .lines()

@@ -15,7 +15,6 @@ use ratatui::layout::{Constraint, Direction, Layout};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What a key asks for.
@@ -84,7 +83,7 @@ pub struct App {
     source: Option<String>,
     level: usize,
     session: Session,
-    keys: BTreeMap<String, String>,
+    keys: crate::compile::LegendKeys,
     ascii: bool,
     message: String,
     confirm_save: bool,
@@ -106,7 +105,7 @@ impl App {
             source,
             level,
             session,
-            keys: BTreeMap::new(),
+            keys: Default::default(),
             ascii,
             message: String::new(),
             confirm_save: false,
@@ -121,7 +120,7 @@ impl App {
                 let (file, _) = crate::syntax::parse(text);
                 crate::compile::legend_keys(&file, &self.pack.levels[self.level].id.text)
             }
-            None => BTreeMap::new(),
+            None => Default::default(),
         };
     }
 
@@ -248,7 +247,7 @@ impl App {
         let s = &self.session.current().state;
         if self.ascii {
             let keys = &self.keys;
-            let key_of = |n: &str| keys.get(n).cloned();
+            let key_of = |n: &str, c: Option<&str>| keys.get(n, c);
             return g
                 .render_board(s, &key_of)
                 .lines()

@@ -1047,7 +1047,7 @@ fn replay_prints_result_lines() {
     let out = replay(&level(GT3), "LLL", false, &testkit::key_of);
     assert!(
         out.text
-            .ends_with("rejected: blocked; miau-1 stop by wall-15\nresult: not won after 1 turn\n"),
+            .ends_with("input 2 L rejected (blocked): MIAU at column 1, row 3 was blocked by WALL\nresult: not won after 1 turn\n"),
         "{}",
         out.text
     );

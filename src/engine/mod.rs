@@ -6,6 +6,7 @@
 //! function. [`Play`] adds the undo history of §10.2.
 
 mod contacts;
+pub mod events;
 mod game;
 mod mechanics;
 mod movement;

@@ -1,10 +1,11 @@
 //! The replay core behind `miauc replay` (no I/O).
 
+use super::events::{self, Event, EventKind};
 use super::game::Game;
-use super::parse::Rules;
 use super::play::Play;
-use super::render::KeyOf;
+use super::render::{KeyOf, layout_row};
 use super::report::{Input, Rejection, TurnResult};
+use super::state::State;
 use crate::model;
 use std::fmt::Write;
 
@@ -40,76 +41,79 @@ pub struct ReplayOutput {
     pub result: ReplayResult,
 }
 
-/// The effective rules as `SUBJECT IS PREDICATE`, each once, in reading order.
-fn rule_texts(game: &Game, rules: &Rules) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in &rules.records {
-        let t = format!("{} IS {}", game.name(r.subject), game.name(r.predicate));
-        if !out.contains(&t) {
-            out.push(t);
-        }
-    }
-    out
+/// One point of the replay: its heading, its board and what led to it.
+struct Frame {
+    heading: String,
+    state: State,
+    events: Vec<Event>,
 }
 
-fn diff(out: &mut String, old: &[String], new: &[String]) -> bool {
-    let mut any = false;
-    for r in new.iter().filter(|r| !old.contains(r)) {
-        let _ = writeln!(out, "  + {r}");
-        any = true;
-    }
-    for r in old.iter().filter(|r| !new.contains(r)) {
-        let _ = writeln!(out, "  - {r}");
-        any = true;
-    }
-    any
+/// Whether `--explain` tells an event: what changes the board's meaning or
+/// ends the play, not the blocks, the automata's steps or the goal counts.
+fn explains(e: &Event) -> bool {
+    !matches!(
+        e.kind,
+        EventKind::Blocked | EventKind::Moved | EventKind::Goals
+    )
 }
 
-/// Replays `moves` (letters `U D L R W`; whitespace ignored) from reset.
+/// Replays `moves` (letters `U D L R W`, either case; whitespace ignored)
+/// from reset.
 ///
-/// Without `explain` it prints the reset board and rules, then for every turn
-/// its input, the board and the rules added (`+`) and removed (`-`). With
-/// `explain` it prints only the rule changes along the route. A rejected or
-/// unreadable input is reported and ends the replay. The last line is exactly
+/// The first line says how cells are counted ([`events::COORDINATES`]).
+/// Without `explain` it prints the reset board, its rules (`+ RULE`) and
+/// what reset did, then for every turn its input, the board, and the turn's
+/// events ([`events::turn_events`]: blocks, destructions, gates, rules
+/// formed `+` and broken `-`, …). Every board has a ruler (column numbers
+/// above, row numbers at the left) and the same column widths, the widest
+/// each column gets along the whole replay, so nothing shifts from turn to
+/// turn. With `explain` it prints no boards and only the turns whose rules,
+/// things or gates changed, with those events. A rejected or unreadable
+/// input is reported and ends the replay. The last line is exactly
 /// `result: won in N turns`, `result: lost control after N turns` or
 /// `result: not won after N turns`.
 pub fn replay(level: &model::Level, moves: &str, explain: bool, key_of: KeyOf<'_>) -> ReplayOutput {
     let game = Game::new(level);
     let mut play = Play::new(&game);
-    let mut text = String::new();
-    let mut rules = rule_texts(&game, &game.rules(play.state()));
-    let _ = writeln!(text, "reset");
-    if !explain {
-        text.push_str(&game.render_board(play.state(), key_of));
-    }
-    diff(&mut text, &[], &rules);
+    let mut reset_events = events::rule_lines(&game, &game.rules(play.state()))
+        .into_iter()
+        .map(|(t, _)| Event {
+            kind: EventKind::RuleFormed,
+            text: format!("+ {t}"),
+        })
+        .collect::<Vec<_>>();
+    reset_events.extend(events::reset_events(
+        &game,
+        play.state(),
+        play.reset_report(),
+    ));
+    let mut frames = vec![Frame {
+        heading: "reset".to_string(),
+        state: play.state().clone(),
+        events: reset_events,
+    }];
+    let mut stop_line = None;
     let mut result = None;
     let mut turn = 0;
     for (pos, ch) in moves.chars().filter(|c| !c.is_whitespace()).enumerate() {
         let Some(input) = Input::from_char(ch) else {
-            let _ = writeln!(text, "input {} '{ch}' is not one of U D L R W", pos + 1);
+            stop_line = Some(format!("input {} '{ch}' is not one of U D L R W", pos + 1));
             result = Some(ReplayResult::NotWon {
                 turns: turn,
                 stopped: Some((pos + 1, ch, None)),
             });
             break;
         };
+        let before = play.state().clone();
         match play.input(input) {
             TurnResult::Rejected { reason, blocked } => {
-                let _ = write!(
-                    text,
-                    "input {} {} rejected: {}",
+                stop_line = Some(format!(
+                    "input {} {} rejected ({}): {}",
                     pos + 1,
                     input.letter(),
-                    reason.as_str()
-                );
-                for b in &blocked {
-                    let _ = write!(text, "; {} {}", game.id(b.id), b.reason.as_str());
-                    if let Some(k) = b.blocker {
-                        let _ = write!(text, " by {}", game.id(k));
-                    }
-                }
-                text.push('\n');
+                    reason.as_str(),
+                    events::rejection(&game, &before, reason, &blocked)
+                ));
                 result = Some(ReplayResult::NotWon {
                     turns: turn,
                     stopped: Some((pos + 1, input.letter(), Some(reason))),
@@ -118,19 +122,11 @@ pub fn replay(level: &model::Level, moves: &str, explain: bool, key_of: KeyOf<'_
             }
             TurnResult::Accepted { state, report } => {
                 turn += 1;
-                let new = rule_texts(&game, &game.rules(&state));
-                if explain {
-                    let mut d = String::new();
-                    if diff(&mut d, &rules, &new) {
-                        let _ = writeln!(text, "turn {turn} {}", input.letter());
-                        text.push_str(&d);
-                    }
-                } else {
-                    let _ = writeln!(text, "turn {turn} {}", input.letter());
-                    text.push_str(&game.render_board(&state, key_of));
-                    diff(&mut text, &rules, &new);
-                }
-                rules = new;
+                frames.push(Frame {
+                    heading: format!("turn {turn} {}", input.letter()),
+                    events: events::turn_events(&game, &before, &state, &report),
+                    state,
+                });
                 if report.won {
                     result = Some(ReplayResult::Won { turns: turn });
                     break;
@@ -141,6 +137,35 @@ pub fn replay(level: &model::Level, moves: &str, explain: bool, key_of: KeyOf<'_
                 }
             }
         }
+    }
+    let mut text = String::new();
+    let _ = writeln!(text, "coordinates: {}", events::COORDINATES);
+    if explain {
+        for (i, f) in frames.iter().enumerate() {
+            let told: Vec<&Event> = f.events.iter().filter(|e| explains(e)).collect();
+            if i == 0 || !told.is_empty() {
+                let _ = writeln!(text, "{}", f.heading);
+            }
+            for e in told {
+                let _ = writeln!(text, "  {}", e.text);
+            }
+        }
+    } else {
+        let boards: Vec<Vec<String>> = frames
+            .iter()
+            .map(|f| game.cell_texts(&f.state, key_of))
+            .collect();
+        let widths = ruled_widths(&game, &boards);
+        for (f, cells) in frames.iter().zip(&boards) {
+            let _ = writeln!(text, "{}", f.heading);
+            ruled_board(&mut text, &game, cells, &widths);
+            for e in &f.events {
+                let _ = writeln!(text, "  {}", e.text);
+            }
+        }
+    }
+    if let Some(line) = stop_line {
+        let _ = writeln!(text, "{line}");
     }
     let result = result.unwrap_or(ReplayResult::NotWon {
         turns: turn,
@@ -163,4 +188,35 @@ pub fn replay(level: &model::Level, moves: &str, explain: bool, key_of: KeyOf<'_
         }
     };
     ReplayOutput { text, result }
+}
+
+/// Each column's width over every board of the replay, and at least its
+/// number's, so the ruler fits and no column moves from turn to turn.
+fn ruled_widths(game: &Game, boards: &[Vec<String>]) -> Vec<usize> {
+    let mut widths: Vec<usize> = (0..usize::from(game.width).max(1))
+        .map(|x| x.to_string().len())
+        .collect();
+    for b in boards {
+        for (w, c) in widths.iter_mut().zip(game.column_widths(b)) {
+            *w = (*w).max(c);
+        }
+    }
+    widths
+}
+
+/// A board under a row of column numbers, each row after its number.
+fn ruled_board(out: &mut String, game: &Game, cells: &[String], widths: &[usize]) {
+    let w = usize::from(game.width).max(1);
+    let gutter = usize::from(game.height).saturating_sub(1).to_string().len();
+    let numbers: Vec<String> = (0..w).map(|x| x.to_string()).collect();
+    let _ = writeln!(
+        out,
+        "{:gutter$}  {}",
+        "",
+        layout_row(&numbers, widths),
+        gutter = gutter
+    );
+    for (y, row) in cells.chunks(w).enumerate() {
+        let _ = writeln!(out, "{y:>gutter$}  {}", layout_row(row, widths));
+    }
 }

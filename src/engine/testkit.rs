@@ -39,9 +39,14 @@ pub const LEGEND: &[(char, &str, Option<&str>)] = &[
     ('|', "GATE", Some("amber")),
 ];
 
-/// The legend key of a noun (the first one listed), for rendering.
-pub fn key_of(noun: &str) -> Option<String> {
-    LEGEND.iter().find(|l| l.1 == noun).map(|l| l.0.to_string())
+/// The legend key of a noun with its channel (the first one listed), for
+/// rendering; a channel the legend doesn't list falls back to the noun's key.
+pub fn key_of(noun: &str, channel: Option<&str>) -> Option<String> {
+    LEGEND
+        .iter()
+        .find(|l| l.1 == noun && l.2 == channel)
+        .or_else(|| LEGEND.iter().find(|l| l.1 == noun))
+        .map(|l| l.0.to_string())
 }
 
 /// A level from a board in §13 notation: rows separated by newlines or ` / `,

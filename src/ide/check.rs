@@ -85,9 +85,10 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
     })
 }
 
-/// The rule changes along the recorded solution of level `id`, as `miauc replay --explain` prints them.
+/// The rule changes and the events that matter along the recorded solution
+/// of level `id`, as `miauc replay --explain` prints them.
 pub fn replay_level(a: &Analysis, id: &str) -> Option<String> {
     let level = a.level(a.level_index(id)?)?;
     let solution = level.check.solution.as_ref()?;
-    std::panic::catch_unwind(|| replay(level, &solution.text, true, &|_| None).text).ok()
+    std::panic::catch_unwind(|| replay(level, &solution.text, true, &|_, _| None).text).ok()
 }

@@ -15,9 +15,10 @@
 pub mod glyph;
 pub mod raster;
 
+use crate::engine::events::rule_lines;
 use crate::engine::{Class, Game, Input, Tok};
 use crate::model::{self, Level, Pack};
-use crate::session::{Snapshot, rule_lines};
+use crate::session::Snapshot;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

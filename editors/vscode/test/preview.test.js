@@ -80,7 +80,7 @@ test('the preview draws the server\'s SVG and plays with the keyboard', async ()
     await press('ArrowUp', 2, 'preview-turn-2.png');
     await tab.keyboard.press('ArrowLeft');
     await tab.waitForFunction(() => document.getElementById('message').textContent !== '');
-    assert.strictEqual(await tab.locator('#message').textContent(), 'MIAU was blocked by WALL');
+    assert.strictEqual(await tab.locator('#message').textContent(), 'MIAU at column 1, row 5 was blocked by WALL');
     assert.strictEqual(await tab.evaluate(() => document.body.dataset.turn), '2');
     await press('z', 1);
     assert.strictEqual(await tab.locator('#message').textContent(), 'undone');
