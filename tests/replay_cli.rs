@@ -176,3 +176,17 @@ fn a_broken_level_does_not_block_the_replay_of_another() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("M233"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An amber plate and gate print as `_` and `|` even when the legend gives
+/// teal plates and gates keys first (the board reads as it was written).
+#[test]
+fn each_channel_keeps_its_legend_key() {
+    let (out, text) = replay("tests/fixtures/replay/channels.miau", "two", &[]);
+    assert!(out.status.success(), "{text}");
+    let reset: Vec<&str> = text.lines().skip(1).take(2).collect();
+    assert_eq!(
+        reset[1].split_whitespace().collect::<Vec<_>>(),
+        ["m", "_", "|", "t", "y", "f", "."],
+        "{text}"
+    );
+}

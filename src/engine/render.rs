@@ -3,8 +3,10 @@
 use super::game::Game;
 use super::state::State;
 
-/// Maps a noun (e.g. `CRATE`) to its legend key (e.g. `$`); `None` falls back
-/// to the noun lowercased.
+/// Maps a thing's name to its legend key: a noun (`CRATE` to `$`), or, for a
+/// plate or gate with a channel, the noun and channel (`PLATE amber` to `_`),
+/// so each channel's things keep their own key. `None` falls back to the
+/// plain noun's key, then to the noun lowercased.
 pub type KeyOf<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 impl Game {
@@ -28,7 +30,11 @@ impl Game {
                         name.to_string()
                     }
                 } else {
-                    key_of(name).unwrap_or_else(|| name.to_ascii_lowercase())
+                    info.channel
+                        .and_then(|c| crate::model::CHANNELS.get(usize::from(c)))
+                        .and_then(|c| key_of(&format!("{name} {c}")))
+                        .or_else(|| key_of(name))
+                        .unwrap_or_else(|| name.to_ascii_lowercase())
                 };
                 cells[e.y() as usize * w + e.x() as usize].push(text);
             }

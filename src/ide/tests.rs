@@ -265,16 +265,75 @@ fn code_actions_carry_the_fixes() {
     let off = at(&text, "WIM", 0);
     let acts = code_actions(&a, Span::new(off, off));
     assert!(acts.iter().any(|c| c.title.contains("WIN")), "{acts:?}");
-    // Two undeclared words in one level: declare them as a pair.
-    let acts = code_actions(
-        &a,
-        Span::new(at(&text, "SHUT .", 0), at(&text, "SHUT .", 0)),
-    );
+    // WIM is a misspelt WIN, not a new word: it is never paired with SHUT.
+    let shut = Span::point(at(&text, "SHUT .", 0));
+    let acts = code_actions(&a, shut);
     assert!(
-        acts.iter()
-            .any(|c| c.title.starts_with("Declare SHUT and WIM as a pair")),
+        !acts.iter().any(|c| c.title.contains("as a pair")),
         "{acts:?}"
     );
+    // Two undeclared words with no did-you-mean: declare them as a pair.
+    let text = TRAP.replace("FLAG IS WIN", "FLAG IS ZORP");
+    let a = Analysis::new(&text, 1 << 20);
+    let acts = code_actions(&a, Span::point(at(&text, "SHUT .", 0)));
+    assert!(
+        acts.iter()
+            .any(|c| c.title.starts_with("Declare SHUT and ZORP as a pair")),
+        "{acts:?}"
+    );
+}
+
+#[test]
+fn a_legend_key_in_capitals_is_named_and_never_paired() {
+    // `S` meant as the default legend's `s` (SHELL), and SNIK meant as SINK,
+    // in one level with the undeclared SHUT.
+    let text = TRAP.replace(
+        "    .    .    .    . .    .  .\n",
+        "    .    S    .    . SNIK .  .\n",
+    );
+    assert_ne!(text, TRAP);
+    let a = Analysis::new(&text, 1 << 20);
+    let s = at(&text, "S    .    . SNIK", 0);
+    let (k, d) = a
+        .diagnostics()
+        .iter()
+        .enumerate()
+        .find(|(_, d)| d.code() == "M301" && d.span.start as usize == s)
+        .expect("M301 on S");
+    assert!(
+        d.message
+            .contains("S isn't a thing in this pack. Did you mean the legend key `s` (SHELL)?"),
+        "{}",
+        d.message
+    );
+    let mut acts = code_actions(&a, Span::point(s));
+    acts.retain(|c| c.diagnostic == k);
+    let titles: Vec<&str> = acts.iter().map(|c| c.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Replace with the legend key s (SHELL)",
+            "Allow in level door-trap"
+        ],
+        "{acts:?}"
+    );
+    assert_eq!(acts[0].edits[0].new_text, "s");
+    assert_eq!(acts[0].edits[0].span, Span::new(s, s + 1));
+    // SNIK gets its spelling fix, and no pairing with S or SHUT.
+    let snik = code_actions(&a, Span::point(at(&text, "SNIK", 0)));
+    assert!(
+        snik.iter().any(|c| c.title == "Replace with SINK"),
+        "{snik:?}"
+    );
+    for acts in [
+        &snik,
+        &code_actions(&a, Span::point(at(&text, "SHUT .", 0))),
+    ] {
+        assert!(
+            !acts.iter().any(|c| c.title.contains("as a pair")),
+            "{acts:?}"
+        );
+    }
 }
 
 #[test]
