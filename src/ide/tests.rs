@@ -612,3 +612,30 @@ level walk {
     // The reason string is not a keyword: no hover there.
     assert!(hover(&a, at(text, "the walk is", 0)).is_none());
 }
+
+/// The editor reads stages 1–2 as `miauc check` does: an emoji on a board
+/// is answered with its legend key, and a misspelt `title` is one
+/// diagnostic (M104), not also M201 "has no title".
+#[test]
+fn the_editor_gives_the_clis_front_end_diagnostics() {
+    let text = TRAP
+        .replace("    @    .    =    f", "    @    .    =    🚩")
+        .replace("  title    \"Door trap\"", "  titel    \"Door trap\"");
+    let a = Analysis::new(&text, 1 << 20);
+    let emoji = a
+        .diagnostics()
+        .iter()
+        .find(|d| d.code() == "M114")
+        .expect("M114 on the emoji");
+    assert!(
+        emoji
+            .message
+            .ends_with("boards are ASCII. 🚩 is FLAG: write its legend key `f`."),
+        "{}",
+        emoji.message
+    );
+    assert_eq!(emoji.fixes[0].edits[0].new_text, "f");
+    let codes: Vec<&str> = a.diagnostics().iter().map(|d| d.code()).collect();
+    assert!(codes.contains(&"M104"), "{codes:?}");
+    assert!(!codes.contains(&"M201"), "{:#?}", a.diagnostics());
+}
