@@ -647,7 +647,10 @@ fn solve_and_check_name_their_state_counts() {
         line.contains(&format!(", states: {states} by solve, ")),
         "solve printed {states:?}; check: {line}"
     );
-    assert!(line.ends_with(" expanded by the check's 4 searches"), "{line}");
+    assert!(
+        line.ends_with(" expanded by the check's 4 searches"),
+        "{line}"
+    );
     // JSON: the same names in both commands.
     let (_, json, _) = miauc(&[
         "solve",
