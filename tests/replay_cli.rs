@@ -190,3 +190,15 @@ fn each_channel_keeps_its_legend_key() {
         "{text}"
     );
 }
+
+/// `--moves` reads lower case as upper case, as `solution` does.
+#[test]
+fn lower_case_moves_replay_as_upper_case() {
+    let (out, text) = replay(
+        "packs/tidewater.miau",
+        "low-tide",
+        &["--moves", "dduurrrrrr"],
+    );
+    assert!(out.status.success(), "{text}");
+    assert_eq!(result_line(&text), "result: won in 10 turns");
+}
