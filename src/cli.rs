@@ -901,7 +901,21 @@ fn catalogue(inputs: &[PathBuf]) -> u8 {
 fn explain(code: &str) -> u8 {
     match crate::diag::explain(code) {
         Some(page) => {
-            print!("{page}");
+            // A terminal gets the page laid out; a pipe or file the Markdown
+            // itself, for a pager, a Markdown viewer or another program.
+            let stdout = std::io::stdout();
+            if stdout.is_terminal() {
+                // A terminal that reports no size (some ptys say 0) reads as 80.
+                let width = crossterm::terminal::size()
+                    .ok()
+                    .filter(|&(w, _)| w > 0)
+                    .map_or(80, |(w, _)| usize::from(w))
+                    .min(100);
+                let styled = std::env::var_os("NO_COLOR").is_none();
+                print!("{}", crate::markdown::to_terminal(&page, width, styled));
+            } else {
+                print!("{page}");
+            }
             0
         }
         None => {

@@ -81,24 +81,40 @@ pub fn decode(bytes: &[u8]) -> (String, Vec<Diagnostic>) {
 
 /// Stages 1 and 2 of one source.
 pub fn compile(text: &str, kind: SourceKind) -> Compiled {
+    compile_keeping_tree(text, kind).1
+}
+
+/// [`compile`], also handing back the syntax tree of a `.miau` source, which
+/// the stage 3 rewrites that need the legends read.
+fn compile_keeping_tree(text: &str, kind: SourceKind) -> (Option<ast::File>, Compiled) {
+    let mut tree = None;
     let (pack, mut diagnostics) = match kind {
         SourceKind::Miau => {
-            let (file, mut diags) = crate::syntax::parse(text);
-            let (pack, lower_diags) = crate::lower::lower(&file);
-            diags.extend(lower_diags);
-            let mut stage2 = crate::validate::validate(&pack);
-            stage2.retain(|d| !is_misspelt_missing_field(d, &diags, &file));
-            diags.extend(stage2);
-            for d in &mut diags {
-                name_the_key_of_a_glyph(d, &file, &pack, text);
-            }
+            let (file, pack, diags) = stages_1_2(text);
+            tree = Some(file);
             (Some(pack), diags)
         }
         SourceKind::Json => crate::json::check(text),
     };
     diag::sort(&mut diagnostics);
     diagnostics.dedup();
-    Compiled { pack, diagnostics }
+    (tree, Compiled { pack, diagnostics })
+}
+
+/// Stages 1 and 2 of `.miau` text, unsorted, keeping the syntax tree: the
+/// one front end of [`compile`] and the editor's analysis, so both print the
+/// same diagnostics with the same rewrites.
+pub fn stages_1_2(text: &str) -> (ast::File, Pack, Vec<Diagnostic>) {
+    let (file, mut diags) = crate::syntax::parse(text);
+    let (pack, lower_diags) = crate::lower::lower(&file);
+    diags.extend(lower_diags);
+    let mut stage2 = crate::validate::validate(&pack);
+    stage2.retain(|d| !is_misspelt_missing_field(d, &diags, &file));
+    diags.extend(stage2);
+    for d in &mut diags {
+        name_the_key_of_a_glyph(d, &file, &pack, text);
+    }
+    (file, pack, diags)
 }
 
 /// An M201 "has no title" (or any missing field) inside a level or pack
@@ -220,6 +236,106 @@ fn key_of(noun: &str, level: Option<&ast::Level>, file: &ast::File) -> Option<St
         .map(|(k, _, _)| k.to_string())
 }
 
+/// An M301 "isn't a thing" on a word that is a legend key of its level in
+/// the wrong case (`S` on a board whose legend maps `s` to SHELL): the author
+/// meant the key, not a new property, so the did-you-mean names the key and
+/// its things, and the only replacement offered writes the key. Stage 3 sees
+/// the pack model, which has no legends; the syntax tree has them.
+pub fn name_the_legend_key_of_a_word(d: &mut Diagnostic, file: &ast::File, text: &str) {
+    if d.code() != "M301" {
+        return;
+    }
+    let Some(word) = text.get(d.span.range()).map(|w| w.trim_end_matches('!')) else {
+        return;
+    };
+    let level = file.items.iter().find_map(|i| match i {
+        ast::Item::Level(l) if Some(&l.id.text) == d.level.as_ref() => Some(l),
+        _ => None,
+    });
+    let Some((key, things)) = key_in_any_case(word, level, file) else {
+        return;
+    };
+    const ASK: &str = " Did you mean ";
+    let Some(at) = d.message.find(ASK) else {
+        return;
+    };
+    let Some(end) = d.message[at..].find('?').map(|e| at + e + 1) else {
+        return;
+    };
+    d.message.replace_range(
+        at..end,
+        &format!(" Did you mean the legend key `{key}` ({things})?"),
+    );
+    // The property did-you-means replace the word itself; the key does instead.
+    let span = d.span;
+    d.fixes.retain(|f| !f.edits.iter().any(|e| e.span == span));
+    d.fixes.insert(
+        0,
+        diag::Fix {
+            title: format!("Replace with the legend key {key} ({things})"),
+            edits: vec![diag::TextEdit {
+                span,
+                new_text: key,
+            }],
+        },
+    );
+}
+
+/// The legend key of this level that `word` spells in another case, and
+/// what it stands for (`SHELL`, `PLATE amber + GATE amber`): the level's
+/// legend, then the pack's, then the default legend, as the board reads keys.
+fn key_in_any_case(
+    word: &str,
+    level: Option<&ast::Level>,
+    file: &ast::File,
+) -> Option<(String, String)> {
+    let lower = word.to_lowercase();
+    if lower == word {
+        return None;
+    }
+    let describe = |things: &mut dyn Iterator<Item = (&str, Option<&str>)>| {
+        things
+            .map(|(noun, channel)| match channel {
+                Some(c) => format!("{noun} {c}"),
+                None => noun.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    let legends =
+        level
+            .and_then(|l| l.legend.as_ref())
+            .into_iter()
+            .chain(file.items.iter().filter_map(|i| match i {
+                ast::Item::Legend(l) => Some(l),
+                _ => None,
+            }));
+    for legend in legends {
+        if let Some(e) = legend
+            .entries
+            .iter()
+            .find(|e| e.key.text.to_lowercase() == lower)
+        {
+            let mut things = e.things.iter().map(|t| {
+                (
+                    t.noun.text.as_str(),
+                    t.channel.as_ref().map(|c| c.text.as_str()),
+                )
+            });
+            return Some((e.key.text.clone(), describe(&mut things)));
+        }
+    }
+    crate::lower::DEFAULT_LEGEND
+        .iter()
+        .find(|(k, _, _)| *k == lower)
+        .map(|&(k, noun, channel)| {
+            (
+                k.to_string(),
+                describe(&mut std::iter::once((noun, channel))),
+            )
+        })
+}
+
 /// Codes of pack errors that stop the game loading the pack at all: stages 3
 /// and 4 skip the whole pack (catalogue 1.1, gating).
 const PACK_FATAL: &[&str] = &["M205", "M228", "M229"];
@@ -227,16 +343,20 @@ const PACK_FATAL: &[&str] = &["M205", "M228", "M229"];
 /// Stages 1 to 3: [`compile`], then the semantic analysis of every level that
 /// has no error of its own (catalogue 1.1, gating).
 pub fn analyse(text: &str, kind: SourceKind) -> Compiled {
-    let mut compiled = compile(text, kind);
+    let (tree, mut compiled) = compile_keeping_tree(text, kind);
     let fatal = compiled
         .diagnostics
         .iter()
         .any(|d| PACK_FATAL.contains(&d.code()));
     if let (Some(pack), false) = (&compiled.pack, fatal) {
         let skip = compiled.levels_with_errors();
-        compiled
-            .diagnostics
-            .extend(crate::analysis::analyse(pack, &skip));
+        let mut stage3 = crate::analysis::analyse(pack, &skip);
+        if let Some(file) = &tree {
+            for d in &mut stage3 {
+                name_the_legend_key_of_a_word(d, file, text);
+            }
+        }
+        compiled.diagnostics.extend(stage3);
         diag::sort(&mut compiled.diagnostics);
         compiled.diagnostics.dedup();
     }

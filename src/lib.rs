@@ -35,6 +35,7 @@ pub mod import;
 pub mod json;
 pub mod lower;
 pub mod lsp;
+pub mod markdown;
 pub mod model;
 pub mod record;
 pub mod reference;

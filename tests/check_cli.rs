@@ -207,7 +207,10 @@ fn solve_reports_unsolved_and_limit_and_constraints() {
     assert_eq!(field(&out, "result"), Some("limit"));
     // LIMIT says which limit ran out and how far the search got.
     assert_eq!(field(&out, "limit"), Some("states (budget 5)"), "{out}");
-    assert_eq!(field(&out, "states"), Some("5"), "{out}");
+    assert!(
+        field(&out, "states").is_some_and(|s| s.starts_with("5 expanded (stored ")),
+        "{out}"
+    );
     assert!(field(&out, "depth").is_some(), "{out}");
     // A wall-clock timeout is a limit too, named as such.
     let (code, out, _) = miauc(&[
@@ -579,4 +582,121 @@ fn check_fix_settles_only_the_fields_it_writes() {
     let (_, after, _) = miauc(&["check", p, "--format", "json"]);
     assert_eq!(m337(&after), ["levels[0].category"], "{after}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An uppercase `S` on a board meant as the legend key `s` (SHELL): the
+/// did-you-mean names the key and its thing, the fix writes the key, and the
+/// unrelated SNIK keeps its own spelling fix (catalogue 1.7).
+#[test]
+fn a_legend_key_in_capitals_suggests_the_key() {
+    let (code, out, err) = miauc(&[
+        "check",
+        "tests/fixtures/check/key_case.miau",
+        "--format",
+        "concise",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let s = out
+        .lines()
+        .find(|l| l.contains("M301") && l.contains(": S isn't"))
+        .unwrap_or_else(|| panic!("no M301 on S:\n{out}"));
+    assert!(
+        s.contains("S isn't a thing in this pack. Did you mean the legend key `s` (SHELL)?"),
+        "{s}"
+    );
+    assert!(!out.contains("Did you mean a property"), "{out}");
+    let (_, human, _) = miauc(&["check", "tests/fixtures/check/key_case.miau"]);
+    assert!(
+        human.contains("= help: Replace with the legend key s (SHELL)"),
+        "{human}"
+    );
+    assert!(human.contains("= help: Replace with SINK"), "{human}");
+    insta::assert_snapshot!("check_key_case_concise", out);
+}
+
+/// `solve` and `check` count states of the same search the same way, and
+/// each says which search and which count a figure is: `solve` prints the
+/// solve search's states expanded and stored; `check --verbose` prints the
+/// same pair for its solve search, then what all its searches expanded; the
+/// JSON of both uses the same names.
+#[test]
+fn solve_and_check_name_their_state_counts() {
+    let (code, solve, _) = miauc(&["solve", "packs/tidewater.miau", "--level", "low-tide"]);
+    assert_eq!(code, 0, "{solve}");
+    assert_eq!(field(&solve, "search"), Some("solve"), "{solve}");
+    let states = field(&solve, "states").expect("states line");
+    assert!(states.contains(" expanded (stored "), "{solve}");
+    assert!(
+        field(&solve, "stored").is_none(),
+        "one line for both: {solve}"
+    );
+    let (code, check, _) = miauc(&[
+        "check",
+        "packs/tidewater.miau",
+        "--level",
+        "low-tide",
+        "--verbose",
+    ]);
+    assert_eq!(code, 0, "{check}");
+    let line = check
+        .lines()
+        .find(|l| l.contains("level low-tide: solved"))
+        .unwrap_or_else(|| panic!("no level line:\n{check}"));
+    // low-tide's check also runs the words-frozen, no-rule-change and
+    // must-break searches: four in all, summed only where it says so.
+    assert!(
+        line.contains(&format!(", states: {states} by solve, ")),
+        "solve printed {states:?}; check: {line}"
+    );
+    assert!(
+        line.ends_with(" expanded by the check's 4 searches"),
+        "{line}"
+    );
+    // JSON: the same names in both commands.
+    let (_, json, _) = miauc(&[
+        "solve",
+        "packs/tidewater.miau",
+        "--level",
+        "low-tide",
+        "--format",
+        "json",
+    ]);
+    let solve: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    let (_, json, _) = miauc(&[
+        "check",
+        "packs/tidewater.miau",
+        "--level",
+        "low-tide",
+        "--format",
+        "json",
+    ]);
+    let level: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    let first = &level["searches"][0];
+    assert_eq!(first["search"], solve["search"], "{json}");
+    for key in ["expanded", "stored"] {
+        assert!(solve[key].is_u64(), "{solve}");
+        assert_eq!(first[key], solve[key], "{key}: {json}");
+    }
+    assert!(solve.get("states").is_none() && first.get("states").is_none());
+}
+
+/// `solve --help` lists only the formats `solve` accepts (no SARIF or
+/// GitHub annotations, which `check` has), and refuses the others.
+#[test]
+fn solve_help_lists_only_its_formats() {
+    let (code, help, _) = miauc(&["solve", "--help"]);
+    assert_eq!(code, 0);
+    assert!(help.contains("human") && help.contains("json"), "{help}");
+    for other in ["sarif", "github", "concise"] {
+        assert!(!help.contains(other), "{other} listed:\n{help}");
+    }
+    let (code, _, err) = miauc(&[
+        "solve",
+        "packs/tidewater.miau",
+        "--level",
+        "low-tide",
+        "--format",
+        "sarif",
+    ]);
+    assert_eq!(code, 2, "{err}");
 }

@@ -222,6 +222,44 @@ fn explain_prints_a_section_of_the_rules() {
     assert!(err.contains("did you mean the-turn?"), "{err}");
 }
 
+/// Piped, `explain` prints the page's Markdown unchanged, for a pager or a
+/// Markdown viewer.
+#[test]
+fn explain_piped_is_the_markdown() {
+    let r = miauc(&["explain", "M332"]);
+    assert!(r.status.success());
+    let page = String::from_utf8_lossy(&r.stdout);
+    assert_eq!(page, miau::diag::explain("M332").unwrap());
+    assert!(page.contains("**Severity:**"), "{page}");
+}
+
+/// On a terminal, `explain` lays the page out: no `**`, backticks, heading
+/// marks or link syntax (run under `script`, which gives it a pty).
+#[test]
+fn explain_on_a_terminal_is_laid_out() {
+    let cmd = format!("{} explain M301", env!("CARGO_BIN_EXE_miauc"));
+    let out = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &cmd, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("script runs (util-linux)");
+    assert!(out.status.success(), "{out:?}");
+    let page = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+    assert!(
+        page.starts_with("M301 undeclared-property-word\n"),
+        "{page}"
+    );
+    assert!(page.contains("Severity: warning"), "{page}");
+    for raw in ["**", "`", "###", "]("] {
+        assert!(!page.contains(raw), "{raw} left in:\n{page}");
+    }
+    // The example board keeps its columns, indented as a block.
+    assert!(
+        page.contains("\n        MIAU IS YOU  . FLAG IS WIN\n"),
+        "{page}"
+    );
+}
+
 /// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
 fn noise(seed: u64, len: usize) -> Vec<u8> {
     let mut x = seed.max(1);

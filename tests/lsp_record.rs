@@ -182,7 +182,8 @@ fn build_json(text: &str, tag: &str) -> (bool, String) {
     let path = dir.join("walk.miau");
     std::fs::write(&path, text).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
-        .args(["build", path.to_str().unwrap(), "--format", "json"])
+        .args(["build", path.to_str().unwrap(), "--format", "json", "-o"])
+        .arg(&dir)
         .output()
         .unwrap();
     let _ = std::fs::remove_dir_all(&dir);

@@ -338,3 +338,15 @@ fn a_level_without_you_stops_without_a_player_s_advice() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--moves` reads lower case as upper case, as `solution` does.
+#[test]
+fn lower_case_moves_replay_as_upper_case() {
+    let (out, text) = replay(
+        "packs/tidewater.miau",
+        "low-tide",
+        &["--moves", "dduurrrrrr"],
+    );
+    assert!(out.status.success(), "{text}");
+    assert_eq!(result_line(&text), "result: won in 10 turns");
+}

@@ -105,6 +105,9 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
     let mut properties: BTreeSet<&str> = BTreeSet::new();
     let mut drawn: BTreeMap<String, Span> = BTreeMap::new();
     let mut slab: BTreeSet<&str> = BTreeSet::new();
+    // Nouns of things with a channel (plates and gates, the only things
+    // stage 2 lets carry one): drawn by the renderer, not from the palette.
+    let mut channelled: BTreeSet<&str> = BTreeSet::new();
     for l in &pack.levels {
         let declared: BTreeSet<&str> = l
             .automata
@@ -125,6 +128,9 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
                 && nouns.contains(&o.text);
             // Plates and gates with a channel are drawn by the renderer itself.
             let channel_holder = o.kind == Kind::Thing && o.channel.is_some();
+            if channel_holder {
+                channelled.insert(o.text.as_str());
+            }
             if (o.kind == Kind::Thing && !channel_holder) || noun_word {
                 drawn.entry(o.text.clone()).or_insert(o.span);
             }
@@ -161,6 +167,11 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
         let never = if properties.contains(n) || is_core_word(n) {
             Some(format!(
                 "The palette gives {n} {}, but {n} is a property word, drawn as a property tile.",
+                p.glyph
+            ))
+        } else if !drawn.contains_key(n) && channelled.contains(n) {
+            Some(format!(
+                "The palette gives {n} {}, but every {n} thing in the pack has a channel, and the renderer draws plates and gates with a channel itself, in the channel's colour: this glyph is never used.",
                 p.glyph
             ))
         } else if !drawn.contains_key(n) {

@@ -586,6 +586,28 @@ fn m331_to_m334_glyphs() {
     reef.palette.push(palette("REEF", "🪸"));
     case("M332", &analyse_pack(&reef), &analyse_pack(&drawn));
 
+    // Every PLATE has a channel: the renderer draws those itself, and the
+    // message says so instead of claiming there is no PLATE thing.
+    let plates = pack(vec![level("plates", "MIAU IS YOU WIN\nm _ | $")]);
+    let mut entry = plates.clone();
+    entry.palette.push(palette("CRATE", "📦"));
+    let mut unused = entry.clone();
+    unused.palette.push(palette("PLATE", "🟫"));
+    let fired = only(&analyse_pack(&unused), "M332");
+    assert_eq!(
+        fired,
+        [
+            "M332 warning: The palette gives PLATE 🟫, but every PLATE thing in the pack has a channel, \
+          and the renderer draws plates and gates with a channel itself, in the channel's \
+          colour: this glyph is never used."
+        ],
+    );
+    // A plate without a channel uses the entry.
+    let mut bare_plate = unused.clone();
+    bare_plate.levels[0].objects[5].channel = None;
+    assert_eq!(bare_plate.levels[0].objects[5].text, "PLATE");
+    assert!(only(&analyse_pack(&bare_plate), "M332").is_empty());
+
     let mut jelly = drawn.clone();
     jelly.levels[0] = level("crates", "MIAU IS YOU WIN\nm $ j .");
     jelly.palette.push(palette("JELLY", "🪼"));

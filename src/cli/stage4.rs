@@ -434,8 +434,7 @@ fn print(
                 if let Some(route) = &r.route {
                     line.push_str(&format!(" in {}, route {route}", steps(route.len())));
                 }
-                let states: u64 = r.searches.iter().map(|s| s.expanded).sum();
-                line.push_str(&format!(", {states} states"));
+                line.push_str(&states_line(&r.searches));
                 let f = flags(r);
                 if !f.is_empty() {
                     line.push_str(&format!(", flags {}", f.join(" ")));
@@ -455,7 +454,8 @@ fn print(
                         serde_json::json!({
                             "search": s.kind.name(),
                             "result": s.result(),
-                            "states": s.expanded,
+                            "expanded": s.expanded,
+                            "stored": s.stored,
                             "budget": s.budget,
                         })
                     })
@@ -618,6 +618,35 @@ pub fn solve(args: &SolveArgs) -> u8 {
         );
         return 2;
     }
+    // Which search this was, named as `check` names its searches, so the
+    // counts compare with the check's line for the same search.
+    let mut named: Vec<String> = Vec::new();
+    named.extend(
+        constraints
+            .forbid
+            .iter()
+            .map(|&r| format!("forbid {}", game.rule_text(r))),
+    );
+    named.extend(
+        constraints
+            .keep
+            .iter()
+            .map(|&r| format!("keep {}", game.rule_text(r))),
+    );
+    named.extend(
+        constraints
+            .require
+            .iter()
+            .map(|&r| format!("require {}", game.rule_text(r))),
+    );
+    if constraints.no_word_loss {
+        named.push("no-word-loss".into());
+    }
+    let search = if named.is_empty() {
+        "solve".to_string()
+    } else {
+        named.join(", ")
+    };
     install_cancel();
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
@@ -676,8 +705,12 @@ pub fn solve(args: &SolveArgs) -> u8 {
             if let Some(l) = &limit {
                 let _ = writeln!(o, "limit: {l}");
             }
-            let _ = writeln!(o, "states: {}", out.expanded);
-            let _ = writeln!(o, "stored: {}", out.stored);
+            let _ = writeln!(o, "search: {search}");
+            let _ = writeln!(
+                o,
+                "states: {} expanded (stored {})",
+                out.expanded, out.stored
+            );
             let _ = writeln!(o, "depth: {}", out.depth);
             let _ = writeln!(o, "budget: {budget}");
             let _ = writeln!(o, "states/s: {rate:.0}");
@@ -693,7 +726,8 @@ pub fn solve(args: &SolveArgs) -> u8 {
                 "route": route,
                 "steps": route.as_ref().map(String::len),
                 "limit": limit,
-                "states": out.expanded,
+                "search": search,
+                "expanded": out.expanded,
                 "stored": out.stored,
                 "depth": out.depth,
                 "budget": budget,
@@ -709,6 +743,30 @@ pub fn solve(args: &SolveArgs) -> u8 {
         Verdict::Cancelled => 130,
         Verdict::Unsolved | Verdict::Limit => 1,
     }
+}
+
+/// The counts of `check --verbose`'s level line: the solve search's states
+/// expanded and stored (what `miauc solve` prints for the level), then, when
+/// the check ran more searches (bypass, hands-off, no rule change, the
+/// claims), the states all of them expanded together.
+fn states_line(searches: &[check::SearchFigures]) -> String {
+    let Some(first) = searches.first() else {
+        return String::new();
+    };
+    let mut line = format!(
+        ", states: {} expanded (stored {}) by {}",
+        first.expanded,
+        first.stored,
+        first.kind.name()
+    );
+    if searches.len() > 1 {
+        let all: u64 = searches.iter().map(|s| s.expanded).sum();
+        line.push_str(&format!(
+            ", {all} expanded by the check's {} searches",
+            searches.len()
+        ));
+    }
+    line
 }
 
 /// Every level id of the inputs that compile to a pack, in input order.

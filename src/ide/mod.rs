@@ -211,10 +211,7 @@ impl Analysis {
                 too_large: Some(text.len()),
             };
         }
-        let (file, mut diagnostics) = crate::syntax::parse(text);
-        let (pack, lower_diags) = crate::lower::lower(&file);
-        diagnostics.extend(lower_diags);
-        diagnostics.extend(crate::validate::validate(&pack));
+        let (file, pack, mut diagnostics) = crate::compile::stages_1_2(text);
         diag::sort(&mut diagnostics);
         diagnostics.dedup();
 
@@ -222,7 +219,11 @@ impl Analysis {
         let fatal = diagnostics.iter().any(|d| PACK_FATAL.contains(&d.code()));
         if !fatal {
             let skip = levels_with_errors(&diagnostics);
-            diagnostics.extend(stage3(text, &file, &pack, &facts, &keys, &skip, cache));
+            let mut found = stage3(text, &file, &pack, &facts, &keys, &skip, cache);
+            for d in &mut found {
+                crate::compile::name_the_legend_key_of_a_word(d, &file, text);
+            }
+            diagnostics.extend(found);
             diag::sort(&mut diagnostics);
             diagnostics.dedup();
         }

@@ -511,11 +511,25 @@ fn statement_slot(a: &Analysis, li: usize) -> Option<(usize, String)> {
     Some((at, indent))
 }
 
+/// The replacements a diagnostic offers for its own text (an M301 word's
+/// did-you-mean: a property, or the legend key it spells in another case).
+fn replacements(d: &crate::diag::Diagnostic) -> impl Iterator<Item = &str> {
+    d.fixes
+        .iter()
+        .flat_map(|f| &f.edits)
+        .filter(move |e| e.span == d.span)
+        .map(|e| e.new_text.as_str())
+}
+
 /// M301 on a word W: declare W as a property with an automaton that only
-/// waits (`pattern "W"`), so W things don't move but W is a property.
+/// waits (`pattern "W"`), so W things don't move but W is a property. Not
+/// for a legend key written in capitals (`S` for `s`): that is no property.
 fn declare_waiting(a: &Analysis, k: usize) -> Option<CodeAction> {
     let d = a.diagnostics().get(k)?;
     let word = a.slice(d.span).trim_end_matches('!').to_string();
+    if replacements(d).any(|r| r.eq_ignore_ascii_case(&word)) {
+        return None;
+    }
     if word.is_empty()
         || !word
             .chars()
@@ -539,14 +553,21 @@ fn declare_waiting(a: &Analysis, k: usize) -> Option<CodeAction> {
 }
 
 /// M301 on a word W with another undeclared word V in the level: declare them as `pair V W`.
+/// Only words with no did-you-mean are paired: a misspelt property (`SNIK`)
+/// or a legend key in capitals (`S`) is a slip, and pairing it with another
+/// word of the level would pair two unrelated words.
 fn declare_pair(a: &Analysis, k: usize) -> Option<CodeAction> {
     let d = a.diagnostics().get(k)?;
+    if replacements(d).next().is_some() {
+        return None;
+    }
     let word = a.slice(d.span).trim_end_matches('!').to_string();
     let li = a.level_at(d.span.start as usize)?;
     let other = a
         .diagnostics()
         .iter()
         .filter(|o| o.code() == "M301" && a.level_at(o.span.start as usize) == Some(li))
+        .filter(|o| replacements(o).next().is_none())
         .map(|o| a.slice(o.span).trim_end_matches('!').to_string())
         .find(|w| *w != word)?;
     let level = a.ast_levels().get(li).copied()?;

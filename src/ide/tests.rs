@@ -265,16 +265,75 @@ fn code_actions_carry_the_fixes() {
     let off = at(&text, "WIM", 0);
     let acts = code_actions(&a, Span::new(off, off));
     assert!(acts.iter().any(|c| c.title.contains("WIN")), "{acts:?}");
-    // Two undeclared words in one level: declare them as a pair.
-    let acts = code_actions(
-        &a,
-        Span::new(at(&text, "SHUT .", 0), at(&text, "SHUT .", 0)),
-    );
+    // WIM is a misspelt WIN, not a new word: it is never paired with SHUT.
+    let shut = Span::point(at(&text, "SHUT .", 0));
+    let acts = code_actions(&a, shut);
     assert!(
-        acts.iter()
-            .any(|c| c.title.starts_with("Declare SHUT and WIM as a pair")),
+        !acts.iter().any(|c| c.title.contains("as a pair")),
         "{acts:?}"
     );
+    // Two undeclared words with no did-you-mean: declare them as a pair.
+    let text = TRAP.replace("FLAG IS WIN", "FLAG IS ZORP");
+    let a = Analysis::new(&text, 1 << 20);
+    let acts = code_actions(&a, Span::point(at(&text, "SHUT .", 0)));
+    assert!(
+        acts.iter()
+            .any(|c| c.title.starts_with("Declare SHUT and ZORP as a pair")),
+        "{acts:?}"
+    );
+}
+
+#[test]
+fn a_legend_key_in_capitals_is_named_and_never_paired() {
+    // `S` meant as the default legend's `s` (SHELL), and SNIK meant as SINK,
+    // in one level with the undeclared SHUT.
+    let text = TRAP.replace(
+        "    .    .    .    . .    .  .\n",
+        "    .    S    .    . SNIK .  .\n",
+    );
+    assert_ne!(text, TRAP);
+    let a = Analysis::new(&text, 1 << 20);
+    let s = at(&text, "S    .    . SNIK", 0);
+    let (k, d) = a
+        .diagnostics()
+        .iter()
+        .enumerate()
+        .find(|(_, d)| d.code() == "M301" && d.span.start as usize == s)
+        .expect("M301 on S");
+    assert!(
+        d.message
+            .contains("S isn't a thing in this pack. Did you mean the legend key `s` (SHELL)?"),
+        "{}",
+        d.message
+    );
+    let mut acts = code_actions(&a, Span::point(s));
+    acts.retain(|c| c.diagnostic == k);
+    let titles: Vec<&str> = acts.iter().map(|c| c.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Replace with the legend key s (SHELL)",
+            "Allow in level door-trap"
+        ],
+        "{acts:?}"
+    );
+    assert_eq!(acts[0].edits[0].new_text, "s");
+    assert_eq!(acts[0].edits[0].span, Span::new(s, s + 1));
+    // SNIK gets its spelling fix, and no pairing with S or SHUT.
+    let snik = code_actions(&a, Span::point(at(&text, "SNIK", 0)));
+    assert!(
+        snik.iter().any(|c| c.title == "Replace with SINK"),
+        "{snik:?}"
+    );
+    for acts in [
+        &snik,
+        &code_actions(&a, Span::point(at(&text, "SHUT .", 0))),
+    ] {
+        assert!(
+            !acts.iter().any(|c| c.title.contains("as a pair")),
+            "{acts:?}"
+        );
+    }
 }
 
 #[test]
@@ -552,4 +611,31 @@ level walk {
     );
     // The reason string is not a keyword: no hover there.
     assert!(hover(&a, at(text, "the walk is", 0)).is_none());
+}
+
+/// The editor reads stages 1–2 as `miauc check` does: an emoji on a board
+/// is answered with its legend key, and a misspelt `title` is one
+/// diagnostic (M104), not also M201 "has no title".
+#[test]
+fn the_editor_gives_the_clis_front_end_diagnostics() {
+    let text = TRAP
+        .replace("    @    .    =    f", "    @    .    =    🚩")
+        .replace("  title    \"Door trap\"", "  titel    \"Door trap\"");
+    let a = Analysis::new(&text, 1 << 20);
+    let emoji = a
+        .diagnostics()
+        .iter()
+        .find(|d| d.code() == "M114")
+        .expect("M114 on the emoji");
+    assert!(
+        emoji
+            .message
+            .ends_with("boards are ASCII. 🚩 is FLAG: write its legend key `f`."),
+        "{}",
+        emoji.message
+    );
+    assert_eq!(emoji.fixes[0].edits[0].new_text, "f");
+    let codes: Vec<&str> = a.diagnostics().iter().map(|d| d.code()).collect();
+    assert!(codes.contains(&"M104"), "{codes:?}");
+    assert!(!codes.contains(&"M201"), "{:#?}", a.diagnostics());
 }
