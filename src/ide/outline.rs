@@ -287,7 +287,7 @@ pub fn semantic_tokens(a: &Analysis) -> Vec<SemanticToken> {
 pub fn semantic_tokens_until(a: &Analysis, cancel: &AtomicBool) -> Option<Vec<SemanticToken>> {
     let mut out = Vec::new();
     for (n, o) in a.occurrences().iter().enumerate() {
-        if n % CANCEL_POLL == 0 && cancel.load(Ordering::Relaxed) {
+        if n.is_multiple_of(CANCEL_POLL) && cancel.load(Ordering::Relaxed) {
             return None;
         }
         let (kind, fixed) = match o.role {

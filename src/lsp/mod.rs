@@ -163,7 +163,7 @@ where
 /// Whether the work of a request should stop: polled by the conversion loops
 /// every [`ide::CANCEL_POLL`] items.
 fn stop(n: usize, cancel: &AtomicBool) -> bool {
-    n % ide::CANCEL_POLL == 0 && cancel.load(Ordering::Relaxed)
+    n.is_multiple_of(ide::CANCEL_POLL) && cancel.load(Ordering::Relaxed)
 }
 
 fn level_key(a: &Analysis, i: usize) -> Option<(u64, usize)> {
