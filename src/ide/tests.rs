@@ -553,3 +553,13 @@ level walk {
     // The reason string is not a keyword: no hover there.
     assert!(hover(&a, at(text, "the walk is", 0)).is_none());
 }
+
+#[test]
+fn cancelled_semantic_tokens_stop_and_say_so() {
+    use std::sync::atomic::AtomicBool;
+    let a = analysis();
+    let all = semantic_tokens_until(&a, &AtomicBool::new(false)).expect("not cancelled");
+    assert!(!all.is_empty());
+    assert_eq!(all, semantic_tokens(&a));
+    assert_eq!(semantic_tokens_until(&a, &AtomicBool::new(true)), None);
+}
