@@ -281,6 +281,11 @@ pub enum Command {
         /// on one.
         #[arg(long)]
         jobs: Option<usize>,
+        /// Memory cap of the whole run, shared by the parallel searches
+        /// (`64M`, `2G`; default 2G). A search that needs more on its own
+        /// ends in LIMIT; verdicts are the same for any `--jobs`.
+        #[arg(long, value_parser = stage4::parse_memory)]
+        memory: Option<usize>,
         /// Make warnings fail the run (`--deny warnings`).
         #[arg(long, value_enum)]
         deny: Option<Deny>,
@@ -407,6 +412,7 @@ pub fn main() -> ExitCode {
             level,
             budget,
             jobs,
+            memory,
             deny,
             format,
             shard,
@@ -419,6 +425,7 @@ pub fn main() -> ExitCode {
             level,
             budget,
             jobs,
+            memory,
             deny,
             format,
             shard,

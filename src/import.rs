@@ -50,63 +50,11 @@ pub fn to_miau(pack: &Pack) -> String {
 /// writes nothing.
 pub fn unwritable(pack: &Pack) -> Vec<String> {
     let mut out = Vec::new();
-    let mut text = |path: String, value: &str| {
+    for (path, value) in pack.texts() {
         if value.contains(['\n', '\r']) {
             out.push(format!(
                 "{path} holds a line break, which .miau text can't hold; join its lines with a space"
             ));
-        }
-    };
-    text("manifest.name".into(), &pack.name);
-    text("manifest.version".into(), &pack.version);
-    if let Some(w) = &pack.world {
-        text("manifest.world.glyph".into(), &w.glyph);
-        if let Some(t) = &w.tagline {
-            text("manifest.world.tagline".into(), t);
-        }
-    }
-    for e in &pack.palette {
-        let at = format!("palette.{}", e.noun.text);
-        text(format!("{at}.glyph"), &e.glyph);
-        if let Some(f) = &e.fallback {
-            text(format!("{at}.fallback"), f);
-        }
-    }
-    for e in &pack.glossary {
-        text(format!("properties.{}.describe", e.word.text), &e.describe);
-    }
-    for (k, a) in pack.allow.iter().enumerate() {
-        text(format!("manifest.allow[{k}].reason"), &a.reason);
-    }
-    for (i, l) in pack.levels.iter().enumerate() {
-        let at = format!("levels[{i}]");
-        for (field, v) in [("title", &l.title), ("hint", &l.hint)] {
-            if let Some(v) = v {
-                text(format!("{at}.{field}"), v);
-            }
-        }
-        for (field, intro) in [("introduces", &l.introduces), ("reuses", &l.reuses)] {
-            for (k, idea) in intro.ideas.iter().enumerate() {
-                text(format!("{at}.{field}.ideas[{k}]"), idea);
-            }
-        }
-        let c = &l.check;
-        if let Some(s) = &c.solution {
-            text(format!("{at}.solution"), &s.text);
-        }
-        for (k, r) in c.must_form.iter().enumerate() {
-            text(format!("{at}.mustForm[{k}]"), &r.text);
-        }
-        for (k, r) in c.must_break.iter().enumerate() {
-            text(format!("{at}.mustBreak[{k}]"), &r.text);
-        }
-        let allows = c
-            .allow_bypass
-            .iter()
-            .chain(c.allow_hands_off.iter())
-            .chain(c.allow.iter());
-        for a in allows {
-            text(format!("{at}.allow {}", a.code.text), &a.reason);
         }
     }
     let level_allows = pack.levels.iter().enumerate().flat_map(|(i, l)| {

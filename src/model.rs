@@ -411,6 +411,69 @@ impl Level {
 }
 
 impl Pack {
+    /// Every free text of the pack that `.miau` writes as a string literal,
+    /// with its pack JSON path: names, glyphs, describes, titles, hints,
+    /// ideas, solutions, rule requirements and allowance reasons. Stage 2
+    /// refuses a line break in any of them (a `.miau` string is one line),
+    /// and `import` relies on that.
+    pub fn texts(&self) -> Vec<(String, &str)> {
+        let pack = self;
+        let mut out: Vec<(String, &str)> = Vec::new();
+        out.push(("manifest.name".into(), &pack.name));
+        out.push(("manifest.version".into(), &pack.version));
+        if let Some(w) = &pack.world {
+            out.push(("manifest.world.glyph".into(), &w.glyph));
+            if let Some(t) = &w.tagline {
+                out.push(("manifest.world.tagline".into(), t));
+            }
+        }
+        for e in &pack.palette {
+            let at = format!("palette.{}", e.noun.text);
+            out.push((format!("{at}.glyph"), &e.glyph));
+            if let Some(f) = &e.fallback {
+                out.push((format!("{at}.fallback"), f));
+            }
+        }
+        for e in &pack.glossary {
+            out.push((format!("properties.{}.describe", e.word.text), &e.describe));
+        }
+        for (k, a) in pack.allow.iter().enumerate() {
+            out.push((format!("manifest.allow[{k}].reason"), &a.reason));
+        }
+        for (i, l) in pack.levels.iter().enumerate() {
+            let at = format!("levels[{i}]");
+            for (field, v) in [("title", &l.title), ("hint", &l.hint)] {
+                if let Some(v) = v {
+                    out.push((format!("{at}.{field}"), v));
+                }
+            }
+            for (field, intro) in [("introduces", &l.introduces), ("reuses", &l.reuses)] {
+                for (k, idea) in intro.ideas.iter().enumerate() {
+                    out.push((format!("{at}.{field}.ideas[{k}]"), idea));
+                }
+            }
+            let c = &l.check;
+            if let Some(s) = &c.solution {
+                out.push((format!("{at}.solution"), &s.text));
+            }
+            for (k, r) in c.must_form.iter().enumerate() {
+                out.push((format!("{at}.mustForm[{k}]"), &r.text));
+            }
+            for (k, r) in c.must_break.iter().enumerate() {
+                out.push((format!("{at}.mustBreak[{k}]"), &r.text));
+            }
+            let allows = c
+                .allow_bypass
+                .iter()
+                .chain(c.allow_hands_off.iter())
+                .chain(c.allow.iter());
+            for a in allows {
+                out.push((format!("{at}.allow"), &a.reason));
+            }
+        }
+        out
+    }
+
     /// The union of the levels' features, in [`FEATURES`] order.
     pub fn derived_features(&self) -> Vec<&'static str> {
         let used: Vec<Vec<&'static str>> = self.levels.iter().map(Level::features).collect();

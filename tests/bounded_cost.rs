@@ -189,3 +189,79 @@ fn did_you_mean_on_huge_words_is_cheap() {
     assert_eq!(suggest("STPO", &["STOP", "WIN"]), ["STOP"]);
     assert_eq!(did_you_mean("STPO", ["STOP", "WIN"]), ["STOP"]);
 }
+
+/// A pack whose one level has a board row of `cells` cells, the words of two
+/// rules and three things repeated: issue 14's long pasted row.
+fn long_row(cells: usize) -> String {
+    const CELLS: [&str; 10] = [
+        "WALL", "IS", "STOP", ".", "#", "MIAU", "IS", "YOU", "f", "FLAG",
+    ];
+    let mut row = String::from("    @");
+    for i in 1..cells {
+        row.push(' ');
+        row.push_str(CELLS[i % CELLS.len()]);
+    }
+    format!(
+        "{HEADER}legend {{\n  @ MIAU\n  # WALL\n  f FLAG\n}}\n\nlevel long {{\n  board {{\n{row}\n  }}\n}}\n"
+    )
+}
+
+/// Every editor feature the language server runs on a document, once; the
+/// number of items they produced.
+fn editor_features(a: &miau::ide::Analysis) -> usize {
+    use miau::ide;
+    let end = a.text().len();
+    let last_word = a.text().rfind("FLAG").unwrap_or(0);
+    ide::semantic_tokens(a).len()
+        + ide::inlay_hints(a).len()
+        + ide::folding_ranges(a).len()
+        + ide::document_symbols(a).len()
+        + ide::code_lenses(a).len()
+        + ide::code_actions(a, miau::span::Span::new(0, end)).len()
+        + ide::format(a).map_or(0, |e| e.len())
+        + usize::from(ide::hover(a, last_word).is_some())
+        + ide::completions(a, last_word).len()
+        + ide::references(a, last_word, true).len()
+}
+
+/// The language server's features on a long board row (issue 14 item 3):
+/// time at n and 4n cells grows at most 8 times (linear about 4), and the
+/// items they produce (semantic tokens above all: one per word or thing)
+/// grow at most 4 times plus a constant.
+#[test]
+fn editor_features_on_a_long_board_row() {
+    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let n = 5_000;
+    let (small, large) = (long_row(n), long_row(4 * n));
+    let (a, b) = (
+        miau::ide::Analysis::new(&small, usize::MAX),
+        miau::ide::Analysis::new(&large, usize::MAX),
+    );
+    let time = |a: &miau::ide::Analysis| {
+        (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(editor_features(a));
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    let (items_small, items_large) = (editor_features(&a), editor_features(&b));
+    assert!(
+        items_small > n / 2,
+        "the row's cells are tokens: {items_small}"
+    );
+    assert!(
+        items_large <= 4 * items_small + 64,
+        "items grew from {items_small} to {items_large} for 4 times the row"
+    );
+    let base = time(&a).max(Duration::from_millis(2));
+    let big = time(&b);
+    let ratio = big.as_secs_f64() / base.as_secs_f64();
+    assert!(
+        ratio < 8.0,
+        "editor features: {} cells took {big:?}, {n} cells {base:?}: ratio {ratio:.1} (linear is about 4)",
+        4 * n
+    );
+}

@@ -700,3 +700,37 @@ fn solve_help_lists_only_its_formats() {
     ]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// `--memory` caps the whole run, shared by the parallel searches: a tiny
+/// cap ends the big searches in LIMIT, and the verdicts (the whole output)
+/// are the same on one thread and on four, whichever levels ran together.
+#[test]
+fn one_memory_cap_for_the_run_gives_the_same_verdicts_whatever_the_jobs() {
+    let pack = "packs/crate-works.miau";
+    let (_, full, _) = miauc(&["check", pack, "--jobs", "1", "-v"]);
+    let (code1, one, err1) = miauc(&["check", pack, "--memory", "1M", "--jobs", "1", "-v"]);
+    let (code4, four, err4) = miauc(&["check", pack, "--memory", "1M", "--jobs", "4", "-v"]);
+    assert_eq!(one, four, "{err1}{err4}");
+    assert_eq!(code1, code4);
+    let limits = |s: &str| s.lines().filter(|l| l.contains("LIMIT")).count();
+    assert!(
+        limits(&one) > limits(&full),
+        "a 1 MiB cap stops some search:\n{one}"
+    );
+    // Every level still gets its result line, in level order.
+    let levels = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter_map(|l| {
+                l.split(": level ")
+                    .nth(1)?
+                    .split(':')
+                    .next()
+                    .map(String::from)
+            })
+            .collect()
+    };
+    assert_eq!(levels(&one), levels(&full));
+    let (code, _, err) = miauc(&["check", pack, "--memory", "12"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("below 1M"), "{err}");
+}

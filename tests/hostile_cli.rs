@@ -426,3 +426,39 @@ fn solve_refuses_a_level_with_errors() {
     assert!(!stdout.contains("solved"), "{stdout}");
     assert!(stderr(&out).contains("has errors"), "{}", stderr(&out));
 }
+
+/// What pack JSON can hold but `.miau` can't say is refused by `check`
+/// itself (stage 2), so a pack `check` accepts always imports: a hint with a
+/// line break and an allowance code with a space are M202, the same word
+/// twice in one cell M112. The inputs are the saved fuzz corpus files.
+#[test]
+fn check_refuses_json_that_miau_cannot_write() {
+    let dir = temp_dir("inexpressible");
+    for (file, code, needle) in [
+        (
+            "issue14-hint-newline.json",
+            "M202",
+            "levels[0].hint must be one line",
+        ),
+        ("issue14-allow-code-space.json", "M202", "\"M3 26\" isn't"),
+        (
+            "issue14-word-twice.json",
+            "M112",
+            "MIAU+MIAU isn't a complete stack",
+        ),
+    ] {
+        let input = repo(&format!("fuzz/corpus/import_json/{file}"));
+        let out = miauc(&["check", s(&input)]);
+        let err = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+        assert_eq!(out.status.code(), Some(1), "{file}: {err}");
+        assert!(
+            err.contains(&format!("error[{code}]")) && err.contains(needle),
+            "{file}: {err}"
+        );
+        let target = dir.join("out.miau");
+        let out = miauc(&["import", s(&input), "-o", s(&target)]);
+        assert_eq!(out.status.code(), Some(1), "{file}: {}", stderr(&out));
+        assert!(stderr(&out).contains(code), "{file}: {}", stderr(&out));
+        assert!(!target.exists(), "{file}: nothing is written");
+    }
+}

@@ -373,3 +373,121 @@ fn a_burst_of_saves_runs_one_check() {
     s.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }));
     assert_eq!(s.response(2, 10)["result"], Value::Null);
 }
+
+/// A pack whose one level has a board row of `cells` cells (about five bytes
+/// each): issue 14's long pasted row.
+fn long_row(cells: usize) -> String {
+    const CELLS: [&str; 10] = [
+        "WALL", "IS", "STOP", ".", "#", "MIAU", "IS", "YOU", "f", "FLAG",
+    ];
+    let mut row = String::from("    @");
+    for i in 1..cells {
+        row.push(' ');
+        row.push_str(CELLS[i % CELLS.len()]);
+    }
+    format!(
+        "pack long {{\n  name \"Long\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}}\n\n\
+         legend {{\n  @ MIAU\n  # WALL\n  f FLAG\n}}\n\nlevel long {{\n  board {{\n{row}\n  }}\n}}\n"
+    )
+}
+
+const LONG_URI: &str = "file:///hostile/long-row.miau";
+
+/// A server with the 100,000-cell row and the noun trap open, both analysed.
+fn long_row_and_trap() -> Server {
+    let mut s = initialized();
+    for (uri, text) in [(LONG_URI, long_row(100_000)), (URI, TRAP.to_string())] {
+        s.send(&json!({
+            "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": { "textDocument": { "uri": uri, "languageId": "miau", "version": 1, "text": text } }
+        }));
+    }
+    let published = |v: &Value, uri: &str| {
+        v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri
+    };
+    for uri in [LONG_URI, URI] {
+        if !s.backlog.iter().any(|v| published(v, uri)) {
+            s.notification(120, |v| published(v, uri));
+        }
+    }
+    s
+}
+
+fn semantic_tokens(id: i64) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/semanticTokens/full",
+        "params": { "textDocument": { "uri": LONG_URI } } })
+}
+
+#[test]
+fn a_long_row_does_not_hold_up_a_hover_on_another_document() {
+    let mut s = long_row_and_trap();
+    // Three token requests on the long row, then a hover on the small file,
+    // in one write: all four are in flight together (the protocol layer runs
+    // four at a time). Work done on the I/O task would answer them strictly
+    // in order; off it, the hover needn't wait for the rows.
+    let hover = json!({ "jsonrpc": "2.0", "id": 20, "method": "textDocument/hover",
+        "params": { "textDocument": { "uri": URI }, "position": pos_of(TRAP, "SHUT .") } });
+    let mut burst = Vec::new();
+    for id in 10..13 {
+        burst.extend(frame(&semantic_tokens(id)));
+    }
+    burst.extend(frame(&hover));
+    let sent = Instant::now();
+    s.raw(&burst);
+    let mut order = Vec::new();
+    let mut hover_after = None;
+    let mut tokens = 0;
+    while order.len() < 4 {
+        let v =
+            s.rx.recv_timeout(Duration::from_secs(120))
+                .expect("all four answered");
+        let Some(id) = v["id"].as_i64().filter(|_| v.get("method").is_none()) else {
+            continue;
+        };
+        if id == 20 {
+            assert!(v["result"]["contents"]["value"].is_string(), "{v}");
+            hover_after = Some(sent.elapsed());
+        } else {
+            tokens = v["result"]["data"].as_array().map_or(0, Vec::len) / 5;
+        }
+        order.push(id);
+    }
+    let hover_after = hover_after.expect("hover answered");
+    eprintln!(
+        "order {order:?}; hover after {hover_after:?}, all after {:?}",
+        sent.elapsed()
+    );
+    assert!(tokens > 80_000, "the row's words are tokens: {tokens}");
+    assert_ne!(
+        order.last(),
+        Some(&20),
+        "the hover waited for every row: {order:?}"
+    );
+    assert!(
+        hover_after < Duration::from_secs(2),
+        "hover took {hover_after:?}"
+    );
+}
+
+#[test]
+fn a_cancelled_heavy_request_is_answered_request_cancelled() {
+    let mut s = long_row_and_trap();
+    let mut burst = frame(&semantic_tokens(30));
+    burst.extend(frame(
+        &json!({ "jsonrpc": "2.0", "method": "$/cancelRequest", "params": { "id": 30 } }),
+    ));
+    s.raw(&burst);
+    let r = s.response(30, 60);
+    let shown: String = r.to_string().chars().take(200).collect();
+    assert_eq!(r["error"]["code"], -32800, "{shown}");
+    // The server goes on: the next request is answered in full.
+    s.send(&semantic_tokens(31));
+    let r = s.response(31, 60);
+    let shown: String = r.to_string().chars().take(200).collect();
+    assert!(
+        r["result"]["data"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty()),
+        "{shown}"
+    );
+}

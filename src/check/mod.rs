@@ -42,7 +42,8 @@ pub const LONG_CHALLENGE: usize = 25;
 pub struct Options {
     /// The budget of a level that doesn't set its own (`budget`).
     pub budget: u64,
-    /// Bytes one search may hold before it ends in LIMIT.
+    /// Bytes the searches of a run may hold together ([`check_levels`]
+    /// shares them); one search needing more on its own ends in LIMIT.
     pub memory: usize,
     /// Threads each search runs on (the result is the one of one thread).
     pub search_jobs: usize,
@@ -215,6 +216,12 @@ pub fn world_quality(pack: &Pack, reports: &[LevelReport]) -> Option<Diagnostic>
 /// Checks the levels at `indices` of `pack` on up to `jobs` threads. The
 /// reports come back in `indices` order whatever the scheduling, so output is
 /// deterministic. `progress` receives each search's progress (from any thread).
+///
+/// `options.memory` is the cap of the whole run: the searches running at
+/// once draw on one [`crate::solver::pool::Pool`] of that size, in level
+/// order, so their total stays under it and every verdict is the one of
+/// `jobs == 1` (see the pool's module for why). A level whose search is
+/// evicted to make room for an earlier one is checked again from the start.
 pub fn check_levels(
     pack: &Pack,
     indices: &[usize],
@@ -225,6 +232,7 @@ pub fn check_levels(
 ) -> Vec<LevelReport> {
     let slots: Vec<Mutex<Option<LevelReport>>> = indices.iter().map(|_| Mutex::new(None)).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let pool = crate::solver::pool::Pool::new(options.memory);
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, indices.len().max(1)) {
             scope.spawn(|| {
@@ -236,8 +244,15 @@ pub fn check_levels(
                     let Some(level) = pack.levels.get(index) else {
                         continue;
                     };
-                    let report =
-                        check_level(pack, level, index, options, cancel, &mut |p| progress(p));
+                    let _ticket = crate::solver::pool::enter(&pool, k);
+                    let report = loop {
+                        let report =
+                            check_level(pack, level, index, options, cancel, &mut |p| progress(p));
+                        if !pool.take_evicted(k) {
+                            break report;
+                        }
+                        pool.wait_to_restart(k);
+                    };
                     if let Ok(mut slot) = slots[k].lock() {
                         *slot = Some(report);
                     }

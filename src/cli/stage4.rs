@@ -125,6 +125,33 @@ fn with_progress<T: Send>(budget: Option<u64>, work: impl FnOnce() -> T + Send) 
     })
 }
 
+/// Parses a memory size for `--memory`: bytes, or a whole number with `K`,
+/// `M` or `G` (powers of 1024, an optional `iB`/`B` after them), at least 1M.
+pub fn parse_memory(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&t[..i], 10),
+        Some((i, 'M' | 'm')) => (&t[..i], 20),
+        Some((i, 'G' | 'g')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    let bytes = digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1usize << shift))
+        .ok_or_else(|| {
+            format!("{s:?} isn't a size: write bytes or a number with K, M or G, like 64M")
+        })?;
+    if bytes < 1 << 20 {
+        return Err(format!("{s:?} is below 1M, too little for a search"));
+    }
+    Ok(bytes)
+}
+
 /// Arguments of `miauc check`.
 #[derive(Debug, Clone)]
 pub struct CheckArgs {
@@ -136,6 +163,8 @@ pub struct CheckArgs {
     pub budget: Option<u64>,
     /// Threads.
     pub jobs: Option<usize>,
+    /// The run's memory cap in bytes (`--memory`), shared by its searches.
+    pub memory: Option<usize>,
     /// `--deny warnings`.
     pub deny: Option<Deny>,
     /// Output format.
@@ -197,7 +226,7 @@ pub fn check(args: &CheckArgs) -> u8 {
     let options = Options {
         budget: args.budget.unwrap_or(check::DEFAULT_BUDGET),
         search_jobs: jobs,
-        ..Options::default()
+        memory: args.memory.unwrap_or(Options::default().memory),
     };
     let mut failed = false;
     // SARIF is one log for the whole run, so those formats print at the end.

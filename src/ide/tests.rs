@@ -639,3 +639,13 @@ fn the_editor_gives_the_clis_front_end_diagnostics() {
     assert!(codes.contains(&"M104"), "{codes:?}");
     assert!(!codes.contains(&"M201"), "{:#?}", a.diagnostics());
 }
+
+#[test]
+fn cancelled_semantic_tokens_stop_and_say_so() {
+    use std::sync::atomic::AtomicBool;
+    let a = analysis();
+    let all = semantic_tokens_until(&a, &AtomicBool::new(false)).expect("not cancelled");
+    assert!(!all.is_empty());
+    assert_eq!(all, semantic_tokens(&a));
+    assert_eq!(semantic_tokens_until(&a, &AtomicBool::new(true)), None);
+}

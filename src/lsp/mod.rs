@@ -138,6 +138,34 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// Runs a request's work on tokio's blocking pool, never on the task that
+/// reads and answers messages: a semantic-tokens request on a 100,000-cell
+/// row must not hold up a hover on another document.
+///
+/// The work gets a cancellation flag and returns `None` when it saw it set.
+/// On `$/cancelRequest`, tower-lsp-server answers RequestCancelled (-32800)
+/// and drops this future; the drop sets the flag, so the work stops at its
+/// next poll instead of finishing for nobody.
+async fn off_thread<T, F>(work: F) -> Result<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&AtomicBool) -> Option<T> + Send + 'static,
+{
+    let flag = Arc::new(AtomicBool::new(false));
+    let _cancel_on_drop = CancelOnDrop(Arc::clone(&flag));
+    match tokio::task::spawn_blocking(move || work(&flag)).await {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => Err(Error::request_cancelled()),
+        Err(_) => Err(Error::internal_error()),
+    }
+}
+
+/// Whether the work of a request should stop: polled by the conversion loops
+/// every [`ide::CANCEL_POLL`] items.
+fn stop(n: usize, cancel: &AtomicBool) -> bool {
+    n.is_multiple_of(ide::CANCEL_POLL) && cancel.load(Ordering::Relaxed)
+}
+
 fn level_key(a: &Analysis, i: usize) -> Option<(u64, usize)> {
     let l = a.ast_levels().get(i).copied()?;
     let whole = l.block.whole();
@@ -985,15 +1013,21 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
-        Ok(ide::format(&a).map(|edits| {
-            edits
-                .into_iter()
-                .map(|e| TextEdit {
-                    range: lsp_range(&a, e.span, enc),
-                    new_text: e.new_text,
+        off_thread(move |cancel| {
+            let edits = ide::format(&a);
+            (!cancel.load(Ordering::Relaxed)).then(|| {
+                edits.map(|edits| {
+                    edits
+                        .into_iter()
+                        .map(|e| TextEdit {
+                            range: lsp_range(&a, e.span, enc),
+                            new_text: e.new_text,
+                        })
+                        .collect()
                 })
-                .collect()
-        }))
+            })
+        })
+        .await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
@@ -1007,16 +1041,6 @@ impl LanguageServer for MiauServer {
         let start = offset_of(&a, params.range.start, enc);
         let end = offset_of(&a, params.range.end, enc).max(start);
         let range = crate::span::Span::new(start, end);
-        let to_lsp = |d: &Diagnostic| lsp_diagnostic(&uri, &a, d, enc, docs.as_deref());
-        let workspace_edit = |edits: Vec<TextEdit>| {
-            let mut changes = HashMap::new();
-            changes.insert(uri.clone(), edits);
-            WorkspaceEdit {
-                changes: Some(changes),
-                ..Default::default()
-            }
-        };
-        let mut actions: Vec<CodeActionOrCommand> = Vec::new();
         // "Record solution": for each level the range touches whose last
         // check (of this very text) found a route the level doesn't record.
         let routes: Vec<(String, String)> = {
@@ -1037,61 +1061,77 @@ impl LanguageServer for MiauServer {
                 })
                 .unwrap_or_default()
         };
-        for (id, route) in routes {
-            let Some(rec) = ide::record_action(&a, &id, &route) else {
-                continue;
+        off_thread(move |cancel| {
+            let to_lsp = |d: &Diagnostic| lsp_diagnostic(&uri, &a, d, enc, docs.as_deref());
+            let workspace_edit = |edits: Vec<TextEdit>| {
+                let mut changes = HashMap::new();
+                changes.insert(uri.clone(), edits);
+                WorkspaceEdit {
+                    changes: Some(changes),
+                    ..Default::default()
+                }
             };
-            let settles: Vec<_> = rec
-                .settles
-                .iter()
-                .filter_map(|&k| a.diagnostics().get(k))
-                .map(to_lsp)
-                .collect();
-            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: rec.title,
-                kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: (!settles.is_empty()).then_some(settles),
-                edit: Some(workspace_edit(vec![TextEdit {
-                    range: lsp_range(&a, rec.edit.span, enc),
-                    new_text: rec.edit.new_text,
-                }])),
-                is_preferred: Some(true),
-                ..Default::default()
-            }));
-        }
-        for act in ide::code_actions(&a, range) {
-            let command = if select {
-                ide::placeholder(&act).map(|(i, within)| {
-                    let e = &act.edits[i];
-                    let sel = placeholder_range(&a, e, &act.edits, within, enc);
-                    Command {
-                        title: "Select the placeholder".into(),
-                        command: "miau.select".into(),
-                        arguments: Some(vec![json!(uri.as_str()), json!(sel)]),
-                    }
-                })
-            } else {
-                None
-            };
-            let edits = act
-                .edits
-                .iter()
-                .map(|e| TextEdit {
-                    range: lsp_range(&a, e.span, enc),
-                    new_text: e.new_text.clone(),
-                })
-                .collect();
-            let diagnostics = a.diagnostics().get(act.diagnostic).map(|d| vec![to_lsp(d)]);
-            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: act.title,
-                kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics,
-                edit: Some(workspace_edit(edits)),
-                command,
-                ..Default::default()
-            }));
-        }
-        Ok(Some(actions))
+            let mut actions: Vec<CodeActionOrCommand> = Vec::new();
+            for (id, route) in routes {
+                let Some(rec) = ide::record_action(&a, &id, &route) else {
+                    continue;
+                };
+                let settles: Vec<_> = rec
+                    .settles
+                    .iter()
+                    .filter_map(|&k| a.diagnostics().get(k))
+                    .map(to_lsp)
+                    .collect();
+                actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: rec.title,
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: (!settles.is_empty()).then_some(settles),
+                    edit: Some(workspace_edit(vec![TextEdit {
+                        range: lsp_range(&a, rec.edit.span, enc),
+                        new_text: rec.edit.new_text,
+                    }])),
+                    is_preferred: Some(true),
+                    ..Default::default()
+                }));
+            }
+            for (n, act) in ide::code_actions(&a, range).into_iter().enumerate() {
+                if stop(n, cancel) {
+                    return None;
+                }
+                let command = if select {
+                    ide::placeholder(&act).map(|(i, within)| {
+                        let e = &act.edits[i];
+                        let sel = placeholder_range(&a, e, &act.edits, within, enc);
+                        Command {
+                            title: "Select the placeholder".into(),
+                            command: "miau.select".into(),
+                            arguments: Some(vec![json!(uri.as_str()), json!(sel)]),
+                        }
+                    })
+                } else {
+                    None
+                };
+                let edits = act
+                    .edits
+                    .iter()
+                    .map(|e| TextEdit {
+                        range: lsp_range(&a, e.span, enc),
+                        new_text: e.new_text.clone(),
+                    })
+                    .collect();
+                let diagnostics = a.diagnostics().get(act.diagnostic).map(|d| vec![to_lsp(d)]);
+                actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: act.title,
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics,
+                    edit: Some(workspace_edit(edits)),
+                    command,
+                    ..Default::default()
+                }));
+            }
+            Some(Some(actions))
+        })
+        .await
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
@@ -1107,14 +1147,17 @@ impl LanguageServer for MiauServer {
             .map(|d| d.checks.clone())
             .unwrap_or_default();
         let enc = self.0.enc();
-        let offset = offset_of(&a, pos.position, enc);
-        Ok(ide::hover_with_checks(&a, offset, &checks).map(|h| Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: h.markdown,
-            }),
-            range: Some(lsp_range(&a, h.span, enc)),
-        }))
+        off_thread(move |_| {
+            let offset = offset_of(&a, pos.position, enc);
+            Some(ide::hover_with_checks(&a, offset, &checks).map(|h| Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: h.markdown,
+                }),
+                range: Some(lsp_range(&a, h.span, enc)),
+            }))
+        })
+        .await
     }
 
     async fn goto_definition(
@@ -1149,20 +1192,23 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
-        let spans = ide::references(
-            &a,
-            offset_of(&a, pos.position, enc),
-            params.context.include_declaration,
-        );
-        Ok(Some(
-            spans
-                .into_iter()
-                .map(|s| Location {
-                    uri: uri.clone(),
-                    range: lsp_range(&a, s, enc),
-                })
-                .collect(),
-        ))
+        off_thread(move |_| {
+            let spans = ide::references(
+                &a,
+                offset_of(&a, pos.position, enc),
+                params.context.include_declaration,
+            );
+            Some(Some(
+                spans
+                    .into_iter()
+                    .map(|s| Location {
+                        uri: uri.clone(),
+                        range: lsp_range(&a, s, enc),
+                    })
+                    .collect(),
+            ))
+        })
+        .await
     }
 
     async fn prepare_rename(
@@ -1209,23 +1255,26 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
-        let items = ide::completions(&a, offset_of(&a, pos.position, enc))
-            .into_iter()
-            .map(|c| CompletionItem {
-                kind: Some(match c.kind {
-                    ide::CompletionKind::Keyword => CompletionItemKind::KEYWORD,
-                    ide::CompletionKind::Key => CompletionItemKind::VARIABLE,
-                    ide::CompletionKind::Noun => CompletionItemKind::CLASS,
-                    ide::CompletionKind::Property => CompletionItemKind::ENUM_MEMBER,
-                    ide::CompletionKind::Operator => CompletionItemKind::OPERATOR,
-                    ide::CompletionKind::Value => CompletionItemKind::VALUE,
-                }),
-                detail: Some(c.detail),
-                label: c.label,
-                ..Default::default()
-            })
-            .collect();
-        Ok(Some(CompletionResponse::Array(items)))
+        off_thread(move |_| {
+            let items = ide::completions(&a, offset_of(&a, pos.position, enc))
+                .into_iter()
+                .map(|c| CompletionItem {
+                    kind: Some(match c.kind {
+                        ide::CompletionKind::Keyword => CompletionItemKind::KEYWORD,
+                        ide::CompletionKind::Key => CompletionItemKind::VARIABLE,
+                        ide::CompletionKind::Noun => CompletionItemKind::CLASS,
+                        ide::CompletionKind::Property => CompletionItemKind::ENUM_MEMBER,
+                        ide::CompletionKind::Operator => CompletionItemKind::OPERATOR,
+                        ide::CompletionKind::Value => CompletionItemKind::VALUE,
+                    }),
+                    detail: Some(c.detail),
+                    label: c.label,
+                    ..Default::default()
+                })
+                .collect();
+            Some(Some(CompletionResponse::Array(items)))
+        })
+        .await
     }
 
     async fn document_symbol(
@@ -1236,12 +1285,15 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
-        Ok(Some(DocumentSymbolResponse::Nested(
-            ide::document_symbols(&a)
-                .iter()
-                .map(|s| symbol(&a, s, enc))
-                .collect(),
-        )))
+        off_thread(move |_| {
+            Some(Some(DocumentSymbolResponse::Nested(
+                ide::document_symbols(&a)
+                    .iter()
+                    .map(|s| symbol(&a, s, enc))
+                    .collect(),
+            )))
+        })
+        .await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
@@ -1249,27 +1301,30 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
-        Ok(Some(
-            ide::folding_ranges(&a)
-                .into_iter()
-                .map(|f| {
-                    let s = lsp_position(&a, f.start, enc);
-                    let e = lsp_position(&a, f.end, enc);
-                    FoldingRange {
-                        start_line: s.line,
-                        start_character: None,
-                        end_line: e.line,
-                        end_character: None,
-                        kind: Some(if f.comment {
-                            FoldingRangeKind::Comment
-                        } else {
-                            FoldingRangeKind::Region
-                        }),
-                        collapsed_text: None,
-                    }
-                })
-                .collect(),
-        ))
+        off_thread(move |_| {
+            Some(Some(
+                ide::folding_ranges(&a)
+                    .into_iter()
+                    .map(|f| {
+                        let s = lsp_position(&a, f.start, enc);
+                        let e = lsp_position(&a, f.end, enc);
+                        FoldingRange {
+                            start_line: s.line,
+                            start_character: None,
+                            end_line: e.line,
+                            end_character: None,
+                            kind: Some(if f.comment {
+                                FoldingRangeKind::Comment
+                            } else {
+                                FoldingRangeKind::Region
+                            }),
+                            collapsed_text: None,
+                        }
+                    })
+                    .collect(),
+            ))
+        })
+        .await
     }
 
     async fn semantic_tokens_full(
@@ -1280,34 +1335,43 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
-        let mut data = Vec::new();
-        let (mut line, mut col) = (0u32, 0u32);
-        for t in ide::semantic_tokens(&a) {
-            let s = lsp_position(&a, t.span.start as usize, enc);
-            let e = lsp_position(&a, t.span.end as usize, enc);
-            if e.line != s.line || e.character <= s.character {
-                continue;
+        off_thread(move |cancel| {
+            let mut data = Vec::new();
+            let (mut line, mut col) = (0u32, 0u32);
+            for (n, t) in ide::semantic_tokens_until(&a, cancel)?
+                .into_iter()
+                .enumerate()
+            {
+                if stop(n, cancel) {
+                    return None;
+                }
+                let s = lsp_position(&a, t.span.start as usize, enc);
+                let e = lsp_position(&a, t.span.end as usize, enc);
+                if e.line != s.line || e.character <= s.character {
+                    continue;
+                }
+                let delta_line = s.line - line;
+                let delta_start = if delta_line == 0 {
+                    s.character - col
+                } else {
+                    s.character
+                };
+                data.push(SemanticToken {
+                    delta_line,
+                    delta_start,
+                    length: e.character - s.character,
+                    token_type: token_type(t.kind),
+                    token_modifiers_bitset: u32::from(t.fixed) | (u32::from(t.declaration) << 1),
+                });
+                line = s.line;
+                col = s.character;
             }
-            let delta_line = s.line - line;
-            let delta_start = if delta_line == 0 {
-                s.character - col
-            } else {
-                s.character
-            };
-            data.push(SemanticToken {
-                delta_line,
-                delta_start,
-                length: e.character - s.character,
-                token_type: token_type(t.kind),
-                token_modifiers_bitset: u32::from(t.fixed) | (u32::from(t.declaration) << 1),
-            });
-            line = s.line;
-            col = s.character;
-        }
-        Ok(Some(SemanticTokensResult::Tokens(SemanticTokens {
-            result_id: None,
-            data,
-        })))
+            Some(Some(SemanticTokensResult::Tokens(SemanticTokens {
+                result_id: None,
+                data,
+            })))
+        })
+        .await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
@@ -1315,23 +1379,26 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
-        Ok(Some(
-            ide::inlay_hints(&a)
-                .into_iter()
-                .map(|h| InlayHint {
-                    position: lsp_position(&a, h.offset, enc),
-                    label: InlayHintLabel::String(h.label),
-                    kind: None,
-                    text_edits: None,
-                    tooltip: Some(InlayHintTooltip::String(
-                        "The rules this board forms at reset".into(),
-                    )),
-                    padding_left: Some(true),
-                    padding_right: None,
-                    data: None,
-                })
-                .collect(),
-        ))
+        off_thread(move |_| {
+            Some(Some(
+                ide::inlay_hints(&a)
+                    .into_iter()
+                    .map(|h| InlayHint {
+                        position: lsp_position(&a, h.offset, enc),
+                        label: InlayHintLabel::String(h.label),
+                        kind: None,
+                        text_edits: None,
+                        tooltip: Some(InlayHintTooltip::String(
+                            "The rules this board forms at reset".into(),
+                        )),
+                        padding_left: Some(true),
+                        padding_right: None,
+                        data: None,
+                    })
+                    .collect(),
+            ))
+        })
+        .await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
@@ -1340,20 +1407,23 @@ impl LanguageServer for MiauServer {
             return Ok(None);
         };
         let enc = self.0.enc();
-        Ok(Some(
-            ide::code_lenses(&a)
-                .into_iter()
-                .map(|l| CodeLens {
-                    range: lsp_range(&a, l.span, enc),
-                    command: Some(Command {
-                        title: l.title,
-                        command: l.command,
-                        arguments: Some(vec![json!(uri.as_str()), json!(l.level)]),
-                    }),
-                    data: None,
-                })
-                .collect(),
-        ))
+        off_thread(move |_| {
+            Some(Some(
+                ide::code_lenses(&a)
+                    .into_iter()
+                    .map(|l| CodeLens {
+                        range: lsp_range(&a, l.span, enc),
+                        command: Some(Command {
+                            title: l.title,
+                            command: l.command,
+                            arguments: Some(vec![json!(uri.as_str()), json!(l.level)]),
+                        }),
+                        data: None,
+                    })
+                    .collect(),
+            ))
+        })
+        .await
     }
 }
 

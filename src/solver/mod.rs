@@ -11,6 +11,7 @@
 pub mod fingerprint;
 pub mod frontier;
 pub mod level;
+pub mod pool;
 pub mod visited;
 
 use frontier::Layer;
@@ -283,7 +284,16 @@ impl Run<'_> {
                 }
                 let used = self.bytes(frontier);
                 self.peak = self.peak.max(used);
-                if used > self.limits.memory || self.visited.len() + 8192 > visited::MAX_STATES {
+                // In a `check` run the cap is the run's, shared (`pool`).
+                let over = match pool::reserve(used) {
+                    None => used > self.limits.memory,
+                    Some(pool::Answer::Granted) => false,
+                    Some(pool::Answer::OverCap) => true,
+                    Some(pool::Answer::Evicted) => {
+                        return Some(self.outcome(Verdict::Cancelled, None, frontier));
+                    }
+                };
+                if over || self.visited.len() + 8192 > visited::MAX_STATES {
                     return Some(self.outcome(Verdict::Limit, Some(LimitKind::Memory), frontier));
                 }
                 if self.expanded.is_multiple_of(4096) {
@@ -356,6 +366,7 @@ pub fn search<S: Space + Clone + Send>(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
+    pool::search_starts();
     // Small at first: a level of a few dozen states pays for a few dozen.
     let mut visited = Visited::with_capacity(0);
     let mut start: Vec<u32> = Vec::with_capacity(256);

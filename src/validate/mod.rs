@@ -24,6 +24,7 @@ pub fn validate(pack: &Pack) -> Vec<Diagnostic> {
         pack_span: pack.span,
     };
     v.pack(pack);
+    v.expressible(pack);
     v.diags
 }
 
@@ -52,6 +53,15 @@ pub fn validate_with_budget_cap(pack: &Pack, budget_cap: u64) -> Vec<Diagnostic>
         }
     }
     diags
+}
+
+/// Whether an allowance code is one word `.miau` can write after `allow`
+/// (letters, digits, `-`, `_`); the empty code is M239's ("names no diagnostic").
+fn is_code_word(code: &str) -> bool {
+    code.is_empty()
+        || code
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// The span to report: the narrow one when the model has it, else the wider one.
@@ -410,6 +420,101 @@ impl Validator {
         );
     }
 
+    /// What pack JSON can hold but `.miau` can't say, refused so that every
+    /// pack that validates imports to source that builds to the same pack:
+    /// a line break in a text (a `.miau` string is one line, with only `\"`
+    /// and `\\` escapes) and an allowance code that isn't one word are M202,
+    /// the same word twice in one cell is M112 (a stack names each word
+    /// once). Source never produces these: the lexer ends a string at the
+    /// line's end, the parser reads a code as one token and drops a repeated
+    /// stack word with its own M112.
+    fn expressible(&mut self, pack: &Pack) {
+        for (path, value) in pack.texts() {
+            if value.contains(['\n', '\r']) {
+                self.pack_diag(
+                    "M202",
+                    Span::default(),
+                    &path,
+                    format!(
+                        "{path} must be one line of text: a line break can't be written in .miau. Join the lines with a space."
+                    ),
+                );
+            }
+        }
+        let level_allows = pack.levels.iter().enumerate().flat_map(|(i, l)| {
+            let c = &l.check;
+            let named = c.allow_bypass.iter().chain(c.allow_hands_off.iter());
+            // The JSON path of the `allow` list entry: bypass and hands-off
+            // may come from their booleans, and then have no entry.
+            named
+                .map(move |a| (format!("levels[{i}].allow"), l, a))
+                .chain(
+                    c.allow
+                        .iter()
+                        .enumerate()
+                        .map(move |(k, a)| (format!("levels[{i}].allow[{k}].code"), l, a)),
+                )
+        });
+        let mut bad: Vec<(String, Option<&Level>, &Allowance)> = pack
+            .allow
+            .iter()
+            .enumerate()
+            .map(|(k, a)| (format!("manifest.allow[{k}].code"), None, a))
+            .collect();
+        bad.extend(level_allows.map(|(p, l, a)| (p, Some(l), a)));
+        for (path, level, a) in bad {
+            let code = &a.code.text;
+            if code.is_empty()
+                || code
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                continue;
+            }
+            let mut d = Diagnostic::new(
+                "M202",
+                pick(a.span, pick(a.code.span, self.pack_span)),
+                format!(
+                    "{path} must be one word, a code such as M403 or a name such as bypass; {code:?} isn't."
+                ),
+            )
+            .with_path(path);
+            if let Some(l) = level.filter(|l| !l.id.text.is_empty()) {
+                d = d.with_level(l.id.text.clone());
+            }
+            self.emit(d);
+        }
+        for (i, l) in pack.levels.iter().enumerate() {
+            let mut first: HashMap<(u32, u32, &str), usize> = HashMap::new();
+            for (j, o) in l.objects.iter().enumerate() {
+                if o.kind != Kind::Word {
+                    continue;
+                }
+                if let Some(&k) = first.get(&(o.x, o.y, o.text.as_str())) {
+                    let name = level_name(l, i);
+                    let mut d = Diagnostic::new(
+                        "M112",
+                        pick(o.span, l.span),
+                        format!(
+                            "Level {name}, column {}, row {}: {w}+{w} isn't a complete stack: objects {k} and {j} are both the word {w}, and a cell names a word once. Remove one.",
+                            o.x,
+                            o.y,
+                            w = o.text
+                        ),
+                    )
+                    .with_path(format!("levels[{i}].objects[{j}]"))
+                    .with_cell(o.x, o.y);
+                    if !l.id.text.is_empty() {
+                        d = d.with_level(l.id.text.clone());
+                    }
+                    self.emit(d);
+                } else {
+                    first.insert((o.x, o.y, o.text.as_str()), j);
+                }
+            }
+        }
+    }
+
     /// M239 for a list of allowances (the level's, or the pack's when `level` is None).
     fn allowances(
         &mut self,
@@ -425,6 +530,8 @@ impl Validator {
                 None => "The pack".to_string(),
             };
             let message = match diag::lookup(&a.code.text) {
+                // A code that isn't one word is M202 (see `expressible`).
+                None if !is_code_word(&a.code.text) => None,
                 None => Some(format!(
                     "{who}: allow {} names no diagnostic; use a code such as M403 or a name such as bypass.",
                     a.code.text
