@@ -7,23 +7,12 @@
 //!
 //! Run with `cargo bench --bench ide_growth` (release build).
 
+#[path = "../tests/long_row/mod.rs"]
+mod long_row;
+
+use long_row::long_row;
 use miau::ide::{self, Analysis};
 use std::time::{Duration, Instant};
-
-fn long_row(cells: usize) -> String {
-    const CELLS: [&str; 10] = [
-        "WALL", "IS", "STOP", ".", "#", "MIAU", "IS", "YOU", "f", "FLAG",
-    ];
-    let mut row = String::from("    @");
-    for i in 1..cells {
-        row.push(' ');
-        row.push_str(CELLS[i % CELLS.len()]);
-    }
-    format!(
-        "pack long {{\n  name \"Long\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}}\n\n\
-         legend {{\n  @ MIAU\n  # WALL\n  f FLAG\n}}\n\nlevel long {{\n  board {{\n{row}\n  }}\n}}\n"
-    )
-}
 
 /// Best of three runs of `f`.
 fn best(mut f: impl FnMut()) -> Duration {

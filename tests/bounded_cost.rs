@@ -7,6 +7,9 @@
 //! bound is loose enough for a loaded two-core machine. Output sizes and
 //! diagnostic counts are bounded exactly (memory follows them).
 
+mod long_row;
+use long_row::long_row;
+
 use miau::compile::{SourceKind, analyse};
 use miau::diag::render::{self, SourceFile};
 use std::time::{Duration, Instant};
@@ -188,22 +191,6 @@ fn did_you_mean_on_huge_words_is_cheap() {
     assert!(suggest("STOP", &[a.as_str()]).is_empty());
     assert_eq!(suggest("STPO", &["STOP", "WIN"]), ["STOP"]);
     assert_eq!(did_you_mean("STPO", ["STOP", "WIN"]), ["STOP"]);
-}
-
-/// A pack whose one level has a board row of `cells` cells, the words of two
-/// rules and three things repeated: issue 14's long pasted row.
-fn long_row(cells: usize) -> String {
-    const CELLS: [&str; 10] = [
-        "WALL", "IS", "STOP", ".", "#", "MIAU", "IS", "YOU", "f", "FLAG",
-    ];
-    let mut row = String::from("    @");
-    for i in 1..cells {
-        row.push(' ');
-        row.push_str(CELLS[i % CELLS.len()]);
-    }
-    format!(
-        "{HEADER}legend {{\n  @ MIAU\n  # WALL\n  f FLAG\n}}\n\nlevel long {{\n  board {{\n{row}\n  }}\n}}\n"
-    )
 }
 
 /// Every editor feature the language server runs on a document, once; the

@@ -3,8 +3,10 @@
 //! edits faster than analysis. Afterwards the server must still answer a
 //! hover and shut down cleanly.
 
+mod long_row;
 mod lsp_transport;
 
+use long_row::long_row;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::process::{Child, ChildStdin};
@@ -372,23 +374,6 @@ fn a_burst_of_saves_runs_one_check() {
     );
     s.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }));
     assert_eq!(s.response(2, 10)["result"], Value::Null);
-}
-
-/// A pack whose one level has a board row of `cells` cells (about five bytes
-/// each): issue 14's long pasted row.
-fn long_row(cells: usize) -> String {
-    const CELLS: [&str; 10] = [
-        "WALL", "IS", "STOP", ".", "#", "MIAU", "IS", "YOU", "f", "FLAG",
-    ];
-    let mut row = String::from("    @");
-    for i in 1..cells {
-        row.push(' ');
-        row.push_str(CELLS[i % CELLS.len()]);
-    }
-    format!(
-        "pack long {{\n  name \"Long\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}}\n\n\
-         legend {{\n  @ MIAU\n  # WALL\n  f FLAG\n}}\n\nlevel long {{\n  board {{\n{row}\n  }}\n}}\n"
-    )
 }
 
 const LONG_URI: &str = "file:///hostile/long-row.miau";

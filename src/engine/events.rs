@@ -9,7 +9,7 @@
 use super::game::{EntId, Game};
 use super::parse::Rules;
 use super::report::{
-    BlockReason, Blocked, By, Cause, GateCause, Rejection, ResetReport, TurnReport,
+    BlockReason, Blocked, By, Cause, GateCause, Rejection, ResetReport, Transformed, TurnReport,
 };
 use super::state::State;
 use super::vocab::{DEFEAT, Tok};
@@ -102,6 +102,26 @@ fn what(game: &Game, s: &State, id: EntId) -> String {
 }
 
 /// Where entity `id` stands (or stood, once removed) in `s`.
+/// One line per transformation, each at its thing's cell in `s` (the state
+/// after it), for resets and turns alike.
+fn transformed_lines<'a>(
+    game: &'a Game,
+    s: &'a State,
+    list: &'a [Transformed],
+) -> impl Iterator<Item = Event> + 'a {
+    list.iter().map(move |t| {
+        Event::new(
+            EventKind::Transformed,
+            format!(
+                "{} became {} at {}",
+                game.name(t.from),
+                game.name(t.to),
+                cell(at(s, t.id))
+            ),
+        )
+    })
+}
+
 fn at(s: &State, id: EntId) -> (u8, u8) {
     let e = s.ent(usize::from(id));
     (e.x(), e.y())
@@ -228,17 +248,7 @@ fn and_list(items: &[String]) -> String {
 /// (`s` is the reset state).
 pub fn reset_events(game: &Game, s: &State, r: &ResetReport) -> Vec<Event> {
     let mut out = Vec::new();
-    for t in &r.transformed {
-        out.push(Event::new(
-            EventKind::Transformed,
-            format!(
-                "{} became {} at {}",
-                game.name(t.from),
-                game.name(t.to),
-                cell(at(s, t.id))
-            ),
-        ));
-    }
+    out.extend(transformed_lines(game, s, &r.transformed));
     out.extend(destroyed_lines(game, s, &r.destroyed));
     if r.won_at_start {
         out.push(Event::new(
@@ -279,17 +289,7 @@ pub fn turn_events(game: &Game, before: &State, after: &State, r: &TurnReport) -
             ));
         }
     }
-    for t in &r.transformed {
-        out.push(Event::new(
-            EventKind::Transformed,
-            format!(
-                "{} became {} at {}",
-                game.name(t.from),
-                game.name(t.to),
-                cell(at(after, t.id))
-            ),
-        ));
-    }
+    out.extend(transformed_lines(game, after, &r.transformed));
     for c in &r.crumbled {
         let where_ = cell(at(after, c.id));
         let text = match c.to {
