@@ -38,6 +38,22 @@ pub fn lsp_position(a: &Analysis, offset: usize, enc: Encoding) -> lsp::Position
     }
 }
 
+/// Spans of one document as LSP locations (definitions, references).
+pub fn locations(
+    a: &Analysis,
+    uri: &lsp::Uri,
+    spans: Vec<Span>,
+    enc: Encoding,
+) -> Vec<lsp::Location> {
+    spans
+        .into_iter()
+        .map(|s| lsp::Location {
+            uri: uri.clone(),
+            range: lsp_range(a, s, enc),
+        })
+        .collect()
+}
+
 /// The protocol range of a byte span.
 pub fn lsp_range(a: &Analysis, span: Span, enc: Encoding) -> lsp::Range {
     lsp::Range {

@@ -1174,15 +1174,9 @@ impl LanguageServer for MiauServer {
         if spans.is_empty() {
             return Ok(None);
         }
-        Ok(Some(GotoDefinitionResponse::Array(
-            spans
-                .into_iter()
-                .map(|s| Location {
-                    uri: uri.clone(),
-                    range: lsp_range(&a, s, enc),
-                })
-                .collect(),
-        )))
+        Ok(Some(GotoDefinitionResponse::Array(convert::locations(
+            &a, &uri, spans, enc,
+        ))))
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
@@ -1198,15 +1192,7 @@ impl LanguageServer for MiauServer {
                 offset_of(&a, pos.position, enc),
                 params.context.include_declaration,
             );
-            Some(Some(
-                spans
-                    .into_iter()
-                    .map(|s| Location {
-                        uri: uri.clone(),
-                        range: lsp_range(&a, s, enc),
-                    })
-                    .collect(),
-            ))
+            Some(Some(convert::locations(&a, &uri, spans, enc)))
         })
         .await
     }
