@@ -1,21 +1,10 @@
 //! `miauc catalogue` end to end: `packs/README.md` is its output, byte for
 //! byte, and a pack that doesn't build fails the command.
 
-use std::process::Command;
-
-fn miauc(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run miauc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+// Only the runner is used here; the world helpers stay unused.
+#[allow(dead_code)]
+mod bundled;
+use bundled::miauc;
 
 #[test]
 fn packs_readme_is_the_catalogue_of_the_bundled_packs() {

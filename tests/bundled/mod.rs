@@ -1,6 +1,7 @@
-//! Helpers the bundled-world tests share (`tests/worlds.rs`,
-//! `tests/crossword_clockwork.rs`): the built binary run from the crate
-//! root, `solve`'s `key: value` lines, and a bundled pack's model.
+//! Helpers the end-to-end tests share: the built binary run from the crate
+//! root (also `tests/check_cli.rs`, `tests/catalogue_cli.rs`), and for the
+//! bundled-world tests (`tests/worlds.rs`, `tests/crossword_clockwork.rs`)
+//! `solve`'s `key: value` lines and a bundled pack's model.
 
 use miau::compile::{SourceKind, compile};
 use miau::model::Pack;
