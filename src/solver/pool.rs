@@ -352,16 +352,38 @@ mod tests {
     }
 
     #[test]
-    fn the_earliest_level_takes_memory_from_later_ones() {
+    fn levels_that_each_nearly_fill_the_cap_all_finish() {
         // Each level alone nearly fills the cap: with four threads, later
-        // levels hold memory the earliest needs and must be evicted.
-        let (v, peak, evictions) = run(10_000, &[9_000; 8], 4);
+        // levels may hold memory the earliest needs (whether they do depends
+        // on the scheduler; the next test forces it).
+        let (v, peak, _) = run(10_000, &[9_000; 8], 4);
         assert!(v.iter().all(|&ok| ok));
         assert!(peak <= 10_000);
-        assert!(
-            evictions > 0,
-            "no level was evicted; the test doesn't test eviction"
-        );
+    }
+
+    #[test]
+    fn the_earliest_level_takes_memory_from_later_ones() {
+        // Level 1 holds most of the cap before level 0 asks: level 0 waits
+        // while level 1 is asked to give its memory back, then gets it.
+        let pool = Pool::new(10_000);
+        pool.join(0);
+        pool.join(1);
+        assert_eq!(pool.reserve(1, 9_000), Answer::Granted);
+        std::thread::scope(|s| {
+            let earliest = s.spawn(|| pool.reserve(0, 9_000));
+            let start = std::time::Instant::now();
+            // Level 1's next checkpoint is told to stop once level 0 asked.
+            while pool.reserve(1, 9_000) != Answer::Evicted {
+                assert!(
+                    start.elapsed() < std::time::Duration::from_secs(30),
+                    "level 1 was never evicted"
+                );
+                std::thread::yield_now();
+            }
+            assert_eq!(earliest.join().unwrap(), Answer::Granted);
+        });
+        assert!(pool.take_evicted(1));
+        assert!(pool.peak() <= 10_000);
     }
 
     #[test]
