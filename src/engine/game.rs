@@ -337,6 +337,13 @@ impl Game {
             .is_some_and(|&w| super::state::alive(w))
     }
 
+    /// The cell of entity `e` in a state's packed words ([`State::words`]),
+    /// or `None` once it is removed (or past the state's entities).
+    pub fn cell_in(words: &[u32], e: EntId) -> Option<(u8, u8)> {
+        let x = Ent::from_word(*words.get(usize::from(e))?);
+        x.alive().then_some((x.x(), x.y()))
+    }
+
     /// The current noun of a thing (or text of a word), or `None` once removed.
     pub fn noun(&self, s: &State, e: EntId) -> Option<Tok> {
         let x = s.ent(e as usize);

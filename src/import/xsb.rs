@@ -293,6 +293,8 @@ fn level_text(level: &XsbLevel, out: &mut String) {
     out.push_str(
         "  allow bypass \"Sokoban: the rules are fixed words in a sealed header; no word moves.\"\n",
     );
+    // Walls stop the player and the crates: an unbreakable `WALL IS STOP`.
+    out.push_str("  terrain WALL\n");
     out.push_str("  board {\n");
     let map_width = level
         .rows
@@ -342,7 +344,7 @@ fn quote(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::compile::{SourceKind, compile};
-    use crate::engine::Game;
+    use crate::engine::{Game, Input, TurnResult};
     use crate::solver::level::{Constraints, LevelSpace, route_text, search_level};
     use crate::solver::{Limits, Verdict};
     use std::sync::atomic::AtomicBool;
@@ -411,6 +413,29 @@ mod tests {
             &mut |_| {},
         );
         assert_eq!(frozen.verdict, Verdict::Solved(route));
+    }
+
+    /// Walls are terrain: the player and the crates stop at them, so a
+    /// route can't cut through the warehouse's racking.
+    #[test]
+    fn walls_stop_the_player() {
+        let levels = parse("#####\n#@$.#\n#####\n").unwrap();
+        let pack = &to_packs("walls", &levels, &[])[0];
+        let model = compile(&pack.text, SourceKind::Miau).pack.unwrap();
+        let game = Game::new(&model.levels[0]);
+        let (start, _) = game.reset();
+        assert!(
+            crate::engine::testkit::rule_list(&game, &start)
+                .contains(&"WALL IS STOP (terrain)".to_string()),
+            "{:?}",
+            crate::engine::testkit::rule_list(&game, &start)
+        );
+        for input in [Input::Up, Input::Down, Input::Left] {
+            assert!(
+                matches!(game.step(&start, input), TurnResult::Rejected { .. }),
+                "{input:?} went through a wall"
+            );
+        }
     }
 
     #[test]

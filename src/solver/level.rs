@@ -1,6 +1,7 @@
 //! The engine as a search space: a level's turn function with the pruning of
 //! each stage 4 search (`diagnostics.md` §5.1 note A, `rules.md` §10.4–10.5).
 
+use super::deadlock::DeadCells;
 use super::{Limits, Outcome, Progress, Space, Turn, Verdict};
 #[cfg(test)]
 use crate::engine::TurnResult;
@@ -46,6 +47,11 @@ pub struct LevelSpace<'g> {
     scratch: RefCell<(Scratch, TurnReport)>,
     /// Whether the state of the last `enter` can move at all.
     entered: Cell<bool>,
+    /// Dead states to drop, where the level allows the analysis.
+    dead: Option<DeadCells>,
+    /// Whether the start itself is dead: then a plain walk's successor is
+    /// dead too and must be tested like any other.
+    start_dead: bool,
 }
 
 impl<'g> LevelSpace<'g> {
@@ -58,6 +64,8 @@ impl<'g> LevelSpace<'g> {
             inputs.push(Input::Wait);
         }
         let reset_rules = game.rules(&start).pairs;
+        let dead = DeadCells::new(game, &start);
+        let start_dead = dead.as_ref().is_some_and(|d| d.is_dead(start.words()));
         let words = (0..game.ents.len())
             .filter(|&i| game.ents[i].word)
             .map(|i| i as u16)
@@ -71,6 +79,8 @@ impl<'g> LevelSpace<'g> {
             words,
             scratch: RefCell::new((Scratch::default(), TurnReport::default())),
             entered: Cell::new(false),
+            dead,
+            start_dead,
         }
     }
 
@@ -186,6 +196,16 @@ impl Space for LevelSpace<'_> {
         if c.no_word_loss && !pruned {
             pruned = self.live_words(&out[at..]) < self.live_words(state);
         }
+        // A dead state is dropped (`deadlock`: no win follows it). A plain
+        // walk moves no PUSH thing, so its successor is as dead as the state
+        // it came from, which was the start or a state kept as not dead.
+        if let Some(dead) = &self.dead
+            && !pruned
+            && !report.won
+            && (sc.walked().is_none() || self.start_dead)
+        {
+            pruned = dead.is_dead(&out[at..]);
+        }
         let formed = formed | self.formed_bits(&report.formed);
         let won = report.won && formed == self.required_mask();
         // A win that misses a required rule is terminal without counting.
@@ -258,9 +278,9 @@ mod tests {
     /// The reference: a deliberately plain BFS over whole engine states
     /// (`Game::step`, full `State` equality in a std `HashSet`, paths kept
     /// as strings), pruning what the plain solve prunes (a turn that loses
-    /// control without winning). `Err` when the space is larger than `cap`
-    /// states.
-    fn naive(game: &Game, cap: usize) -> Result<Plain, ()> {
+    /// control without winning) and, given `dead`, every state it calls
+    /// dead. `Err` when the space is larger than `cap` states.
+    fn naive(game: &Game, cap: usize, dead: Option<&DeadCells>) -> Result<Plain, ()> {
         let (start, _) = game.reset();
         let mut inputs = Input::MOVES.to_vec();
         if !game.automata.is_empty() {
@@ -285,7 +305,7 @@ mod tests {
                         stored: seen.len() as u64,
                     });
                 }
-                if report.lost_control {
+                if report.lost_control || dead.is_some_and(|d| d.is_dead(state.words())) {
                     continue;
                 }
                 if seen.insert(state.clone()) {
@@ -342,7 +362,7 @@ mod tests {
                 testkit::automaton(&mut level, "shuttle", "TICK", Some("MOUSE"), 0, "LR");
             }
             let game = Game::new(&level);
-            let Ok(plain) = naive(&game, 4_000) else {
+            let Ok(plain) = naive(&game, 4_000, None) else {
                 return Ok(());
             };
             let space = LevelSpace::new(&game, Constraints::default());
@@ -371,6 +391,141 @@ mod tests {
                 prop_assert_eq!(
                     (out.expanded, out.stored),
                     (plain.expanded, plain.stored),
+                    "{} threads on\n{}", jobs, b
+                );
+            }
+        }
+    }
+
+    /// Sealed Sokoban rooms: fixed rule words, a walled room of crates,
+    /// docks and one player, where the dead-state analysis applies.
+    fn sokoban_room() -> impl Strategy<Value = String> {
+        (2usize..5, 3usize..6).prop_flat_map(|(h, w)| {
+            let cell = prop::sample::select(&[".", ".", ".", ".", "#", "$", "o", "$", "o"][..]);
+            (
+                prop::collection::vec(prop::collection::vec(cell, w), h),
+                0..h,
+                0..w,
+            )
+                .prop_map(move |(mut rows, py, px)| {
+                    rows[py][px] = "@";
+                    let mut out =
+                        String::from("MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n");
+                    let wall = vec!["#"; w + 2].join(" ");
+                    out.push_str(&wall);
+                    out.push('\n');
+                    for r in rows {
+                        out.push_str(&format!("# {} #\n", r.join(" ")));
+                    }
+                    out.push_str(&wall);
+                    out
+                })
+        })
+    }
+
+    fn sokoban_game(board: &str) -> Game {
+        let mut level = testkit::level(board);
+        testkit::terrain(&mut level, &["WALL"]);
+        Game::new(&level)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(160))]
+        /// Soundness of the dead-state analysis: over the whole space of a
+        /// random sealed room, no state it calls dead can reach a win.
+        #[test]
+        fn no_dead_state_can_reach_a_win(b in sokoban_room()) {
+            let game = sokoban_game(&b);
+            let (start, _) = game.reset();
+            let Some(dead) = DeadCells::new(&game, &start) else {
+                // Rooms without a dock, or with a player walled in a dock's
+                // cell, are outside the analysis.
+                return Ok(());
+            };
+            // The whole space and its edges, winning turns marked.
+            let mut index = std::collections::HashMap::new();
+            let mut states = vec![start.clone()];
+            index.insert(start, 0usize);
+            let mut next: Vec<Vec<usize>> = Vec::new();
+            let mut wins = Vec::new();
+            let mut i = 0;
+            while i < states.len() {
+                prop_assume!(states.len() < 20_000);
+                let s = states[i].clone();
+                let mut out = Vec::new();
+                let mut won = false;
+                for input in Input::MOVES {
+                    if let TurnResult::Accepted { state, report } = game.step(&s, input) {
+                        won |= report.won;
+                        if report.won {
+                            continue;
+                        }
+                        let n = states.len();
+                        let j = *index.entry(state.clone()).or_insert_with(|| {
+                            states.push(state);
+                            n
+                        });
+                        out.push(j);
+                    }
+                }
+                next.push(out);
+                wins.push(won);
+                i += 1;
+            }
+            // Which states can still win: a fixed point backwards.
+            let mut can = wins.clone();
+            loop {
+                let mut changed = false;
+                for k in 0..states.len() {
+                    if !can[k] && next[k].iter().any(|&j| can[j]) {
+                        can[k] = true;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            for (k, s) in states.iter().enumerate() {
+                prop_assert!(
+                    !(can[k] && dead.is_dead(s.words())),
+                    "a state called dead wins later on\n{}", b
+                );
+            }
+        }
+
+        /// With the analysis on, the solver on 1 to 3 threads finds the
+        /// plain BFS's verdict and route, and counts what a plain BFS that
+        /// drops the same dead states counts.
+        #[test]
+        fn dropping_dead_states_keeps_the_verdict_and_route(b in sokoban_room()) {
+            let game = sokoban_game(&b);
+            let Ok(plain) = naive(&game, 20_000, None) else {
+                return Ok(());
+            };
+            let (start, _) = game.reset();
+            let dead = DeadCells::new(&game, &start);
+            let dropped = naive(&game, 20_000, dead.as_ref()).expect("a subset of the plain space");
+            let space = LevelSpace::new(&game, Constraints::default());
+            for jobs in [1, 2, 3] {
+                let out = search_level(
+                    &game,
+                    Constraints::default(),
+                    Limits::default(),
+                    jobs,
+                    &AtomicBool::new(false),
+                    &mut |_| {},
+                );
+                match (&plain.route, &out.verdict) {
+                    (None, Verdict::Unsolved) => {}
+                    (Some(route), Verdict::Solved(r)) => {
+                        prop_assert_eq!(&route_text(space.inputs(), r), route);
+                    }
+                    (e, v) => prop_assert!(false, "naive {e:?}, solver {v:?} on {jobs} threads on\n{b}"),
+                }
+                prop_assert_eq!(
+                    (out.expanded, out.stored),
+                    (dropped.expanded, dropped.stored),
                     "{} threads on\n{}", jobs, b
                 );
             }

@@ -8,6 +8,7 @@
 //! state before them in the layer (a few bytes each whatever the board
 //! holds, see [`frontier`]).
 
+pub mod deadlock;
 pub mod fingerprint;
 pub mod frontier;
 pub mod level;
