@@ -13,16 +13,24 @@
 //!
 //! A layer is cut into chunks of a fixed number of states (set by the
 //! state's length, so the same level always gets the same chunks). The
-//! first state of a chunk is stored against the layer's first state
-//! instead of the one before it, and the chunk's byte offset and first
+//! first state of a chunk is stored against the layer's *base*, the
+//! search's start state (shared by every layer, never copied into one),
+//! instead of the state before it, and the chunk's byte offset and first
 //! fingerprint are kept, so each chunk can be read on its own, on any
 //! thread: that is how the parallel search splits a layer. Reading a
 //! chunk yields each state with its fingerprint, kept up to date word by
 //! word as the deltas are applied (see [`super::fingerprint`]).
 //!
+//! What a layer costs ([`Layer::bytes`]) is what grows with its states:
+//! the delta bytes and the chunk index. The one-state working copies (the
+//! base, shared; the last state pushed, which the next delta is taken
+//! against; a reader's current state) are the same few hundred bytes
+//! whatever the search stores, and are not counted.
+//!
 //! Nothing is lossy: a state read back is word for word the state pushed.
 
 use super::fingerprint;
+use std::sync::Arc;
 
 /// One layer: the states in the order pushed.
 #[derive(Debug, Default, Clone)]
@@ -30,11 +38,14 @@ pub struct Layer {
     bytes: Vec<u8>,
     /// The last state pushed (the base of the next delta).
     last: Vec<u32>,
-    /// The first state pushed (the base of each chunk's first delta).
-    base: Vec<u32>,
-    /// Per chunk: the byte offset of its first state and that state's
-    /// fingerprint.
-    chunks: Vec<(usize, u128)>,
+    /// The base of each chunk's first delta: the search's start state.
+    base: Arc<[u32]>,
+    /// The fingerprint of the layer's first state (chunk 0 starts at byte 0).
+    first: u128,
+    /// Per chunk after the first: the byte offset of its first state (two
+    /// words, low first) and that state's kept fingerprint (three words,
+    /// see [`super::visited::KEPT`]): 20 bytes per chunk.
+    chunks: Vec<[u32; 5]>,
     /// States per chunk, set by the first push.
     chunk: usize,
     len: usize,
@@ -99,16 +110,29 @@ impl Layer {
         self.len == 0
     }
 
-    /// Bytes held (capacities, what the allocator gave).
+    /// An empty layer whose chunks are delta-encoded against `base` (the
+    /// search's start state).
+    pub fn new(base: Arc<[u32]>) -> Layer {
+        Layer {
+            base,
+            ..Layer::default()
+        }
+    }
+
+    /// Bytes held for the layer's states (capacities, what the allocator
+    /// gave): the delta bytes and the chunk index, not the one-state
+    /// working copies (module comment).
     pub fn bytes(&self) -> usize {
-        self.bytes.capacity()
-            + (self.last.capacity() + self.base.capacity()) * 4
-            + self.chunks.capacity() * std::mem::size_of::<(usize, u128)>()
+        self.bytes.capacity() + self.chunks.capacity() * std::mem::size_of::<[u32; 5]>()
     }
 
     /// Number of chunks (see the module comment).
     pub fn chunks(&self) -> usize {
-        self.chunks.len()
+        if self.len == 0 {
+            0
+        } else {
+            self.chunks.len() + 1
+        }
     }
 
     /// States per chunk (0 before the first push).
@@ -120,7 +144,6 @@ impl Layer {
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.last.clear();
-        self.base.clear();
         self.chunks.clear();
         self.len = 0;
     }
@@ -129,17 +152,26 @@ impl Layer {
     pub fn push(&mut self, words: &[u32], fp: u128) {
         if self.len == 0 {
             self.chunk = chunk_states(words.len());
-            self.base.clear();
-            self.base.extend_from_slice(words);
+            self.first = fp & super::visited::KEPT;
         }
         if self.len.is_multiple_of(self.chunk) {
-            // A chunk's first state is stored against the layer's first.
-            self.chunks.push((self.bytes.len(), fp));
+            // A chunk's first state is stored against the base.
+            if self.len > 0 {
+                let at = self.bytes.len() as u64;
+                let fp = fp & super::visited::KEPT;
+                self.chunks.push([
+                    at as u32,
+                    (at >> 32) as u32,
+                    fp as u32,
+                    (fp >> 32) as u32,
+                    (fp >> 64) as u32,
+                ]);
+            }
             self.last.clear();
             self.last.extend_from_slice(&self.base);
         }
         self.len += 1;
-        if self.len == 1 || words.len() != self.last.len() {
+        if words.len() != self.last.len() {
             put(&mut self.bytes, WHOLE);
             put(&mut self.bytes, words.len() as u32);
             for &w in words {
@@ -190,11 +222,20 @@ impl Layer {
     /// Reads the states of chunk `c` back in order (none when `c` is past
     /// the last chunk).
     pub fn reader(&self, c: usize) -> Reader<'_> {
-        let (at, fp) = self.chunks.get(c).copied().unwrap_or((self.bytes.len(), 0));
+        let (at, fp) = match c.checked_sub(1) {
+            _ if c >= self.chunks() => (self.bytes.len(), 0),
+            None => (0, self.first),
+            Some(k) => {
+                let e = self.chunks[k];
+                let at = u64::from(e[0]) | u64::from(e[1]) << 32;
+                let fp = u128::from(e[2]) | u128::from(e[3]) << 32 | u128::from(e[4]) << 64;
+                (at as usize, fp)
+            }
+        };
         Reader {
             bytes: &self.bytes,
             at,
-            current: self.base.clone(),
+            current: self.base.to_vec(),
             fp,
             first: true,
             left: self.len.saturating_sub(c * self.chunk).min(self.chunk),
@@ -260,6 +301,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::visited::KEPT;
     use proptest::prelude::*;
 
     proptest! {
@@ -320,7 +362,7 @@ mod tests {
                 for s in &pushed[c * chunk..((c + 1) * chunk).min(n)] {
                     let (words, fp) = r.next().unwrap();
                     prop_assert_eq!(words, s.as_slice());
-                    prop_assert_eq!(fp, fingerprint::of_words(s));
+                    prop_assert_eq!(fp & KEPT, fingerprint::of_words(s) & KEPT);
                 }
                 prop_assert!(r.next().is_none());
             }
@@ -334,7 +376,7 @@ mod tests {
         for c in 0..layer.chunks() {
             let mut r = layer.reader(c);
             while let Some((words, fp)) = r.next() {
-                assert_eq!(fp, fingerprint::of_words(words));
+                assert_eq!(fp & KEPT, fingerprint::of_words(words) & KEPT);
                 out.push(words.to_vec());
             }
         }

@@ -374,14 +374,16 @@ pub fn search<S: Space + Clone + Send>(
     space.start(&mut start);
     let start_fp = fingerprint::of_words(&start) & visited::KEPT;
     let _ = visited.insert(start_fp, u32::MAX, 0);
-    let mut frontier = Layer::default();
+    // Every layer's chunks are delta-encoded against the start state.
+    let base: std::sync::Arc<[u32]> = start.as_slice().into();
+    let mut frontier = Layer::new(base.clone());
     frontier.push(&start, start_fp);
     let mut run = Run {
         limits,
         cancel,
         progress,
         visited,
-        next: Layer::default(),
+        next: Layer::new(base),
         expanded: 0,
         depth: 0,
         peak: 0,

@@ -194,3 +194,58 @@ fn visited_set_stays_under_32_bytes_per_state() {
         assert!(per_state <= 33.0, "{n}: {per_state}");
     }
 }
+
+proptest! {
+    /// The visited set answers as a map from fingerprint to first index
+    /// would, through the scan of its first states, the table built after
+    /// them and every growth.
+    #[test]
+    fn visited_set_answers_as_a_map(keys in prop::collection::vec(0u32..400, 0..1500)) {
+        let mut v = visited::Visited::default();
+        let mut map: HashMap<u32, u32> = HashMap::new();
+        for (k, key) in keys.iter().enumerate() {
+            let fp = fingerprint::of_words(&[*key]);
+            let got = v.insert(fp, k as u32 / 2, (k % 5) as u8);
+            let next = map.len() as u32;
+            match map.get(key) {
+                Some(&i) => prop_assert_eq!(got, visited::Insert::Seen(i)),
+                None => {
+                    prop_assert_eq!(got, visited::Insert::New(next));
+                    map.insert(*key, next);
+                }
+            }
+        }
+        prop_assert_eq!(v.len(), map.len());
+        for (key, &i) in &map {
+            prop_assert_eq!(v.fingerprint(i), fingerprint::of_words(&[*key]) & visited::KEPT);
+        }
+    }
+}
+
+/// A search of a handful of states holds about 32 bytes per state or
+/// fewer, frontier included: no table, cache or whole state is paid for
+/// before there are states to pay for it.
+#[test]
+fn tiny_searches_pay_for_their_states_alone() {
+    for n in [1usize, 2, 3, 5, 9, 17, 40, 200, 3000] {
+        // A chain of n states, each with one successor, none winning.
+        let t = Table {
+            next: (0..n)
+                .map(|s| vec![(s + 1 < n).then_some(s as u16 + 1)])
+                .collect(),
+            wins: vec![vec![false]; n],
+            prune: vec![vec![false]; n],
+        };
+        let out = search(
+            &t,
+            Limits::default(),
+            1,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(out.verdict, Verdict::Unsolved);
+        assert_eq!(out.stored, n as u64);
+        let per_state = out.peak_bytes as f64 / n as f64;
+        assert!(per_state <= 32.0, "{n} states: {per_state} bytes each");
+    }
+}

@@ -6,8 +6,9 @@
 //! slot in a table kept at most 7/8 full (4.6 to 9.1 bytes per state). The
 //! vectors grow by an eighth at a time rather than doubling, so their slack
 //! stays under 12.5%: at most about 27 bytes per state in the worst case,
-//! about 22 typically. Routes are rebuilt by walking parents instead of
-//! storing path strings.
+//! about 22 typically. A set of fewer than 16 states has no table yet and
+//! is searched entry by entry, so a tiny search pays for its states alone.
+//! Routes are rebuilt by walking parents instead of storing path strings.
 //!
 //! Why 96 bits are enough: two distinct states share a stored fingerprint
 //! with probability 2^-96 (the Zobrist terms behave as random bits, and
@@ -21,7 +22,8 @@
 //! them, so a small direct-mapped cache of the latest stored fingerprints
 //! answers many lookups from the CPU cache before the table (two likely
 //! cache misses: slot, then fingerprint) is probed. A cache hit is a stored
-//! state, so answers are those of the table alone.
+//! state, so answers are those of the table alone. The cache is kept only
+//! once the table outgrows the L2 cache; below that it would save nothing.
 
 /// Whether an insert found a new state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +98,25 @@ pub struct Visited {
 /// dozen states does not pay for clearing 128 KiB.
 const RECENT: usize = 1 << 12;
 
+/// The table size from which the recent-states cache is kept: below it
+/// the table and the fingerprints fit in the L2 cache themselves, so the
+/// cache would cost memory (up to 9 bytes per state) and save nothing.
+const RECENT_FROM: usize = 1 << 17;
+
+/// The states held before the table is built: a set this small is
+/// searched by comparing fingerprints one by one (a few cache lines), so
+/// a search of a handful of states pays for its states alone.
+const SCAN: usize = 16;
+
+/// The recent-states cache for a table of `slots` slots (none when small).
+fn recent_cache(slots: usize) -> Vec<(u128, u32)> {
+    if slots >= RECENT_FROM {
+        vec![(0, EMPTY); RECENT]
+    } else {
+        Vec::new()
+    }
+}
+
 #[inline]
 fn recent_slot(fp: u128, len: usize) -> usize {
     ((fp >> 64) as usize) & (len - 1)
@@ -110,12 +131,16 @@ impl Default for Visited {
 impl Visited {
     /// An empty set with room for about `n` states before it grows.
     pub fn with_capacity(n: usize) -> Self {
-        let slots = (n * 8 / 7).next_power_of_two().max(16);
+        let slots = if n < SCAN {
+            0
+        } else {
+            (n * 8 / 7).next_power_of_two().max(2 * SCAN)
+        };
         Visited {
             fingerprints: Vec::with_capacity(n),
             links: Vec::with_capacity(n),
             slots: vec![EMPTY; slots],
-            recent: vec![(0, EMPTY); (slots / 8).clamp(16, RECENT)],
+            recent: recent_cache(slots),
         }
     }
 
@@ -158,29 +183,36 @@ impl Visited {
     /// set under [`MAX_STATES`] (the solver's memory limit ends far sooner).
     pub fn insert(&mut self, fp: u128, parent: u32, action: u8) -> Insert {
         let fp = fp & KEPT;
+        if self.slots.is_empty() {
+            if let Some(i) = self.fingerprints.iter().position(|&f| f == pack(fp)) {
+                return Insert::Seen(i as u32);
+            }
+            if self.len() + 1 < SCAN {
+                return Insert::New(self.push(fp, parent, action));
+            }
+        }
         if (self.len() + 1) * 8 > self.slots.len() * 7 {
             self.grow();
         }
-        let r = recent_slot(fp, self.recent.len());
-        if self.recent[r].0 == fp && self.recent[r].1 != EMPTY {
-            return Insert::Seen(self.recent[r].1);
-        }
+        let r = if self.recent.is_empty() {
+            None
+        } else {
+            let r = recent_slot(fp, self.recent.len());
+            if self.recent[r].0 == fp && self.recent[r].1 != EMPTY {
+                return Insert::Seen(self.recent[r].1);
+            }
+            Some(r)
+        };
         let mask = self.slots.len() - 1;
         let mut i = (fp as usize) & mask;
         loop {
             let slot = self.slots[i];
             if slot == EMPTY {
-                let index = self.fingerprints.len() as u32;
-                if self.fingerprints.len() == self.fingerprints.capacity() {
-                    let more = (self.len() / 8).max(64);
-                    self.fingerprints.reserve_exact(more);
-                    self.links.reserve_exact(more);
-                }
-                self.fingerprints.push(pack(fp));
-                self.links
-                    .push((parent & PARENT) | u32::from(action & 7) << 29);
+                let index = self.push(fp, parent, action);
                 self.slots[i] = slot_of(index, fp);
-                self.recent[r] = (fp, index);
+                if let Some(r) = r {
+                    self.recent[r] = (fp, index);
+                }
                 return Insert::New(index);
             }
             if slot >> INDEX_BITS == tag(fp)
@@ -190,6 +222,21 @@ impl Visited {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Appends a new state's entry; its index. The vectors grow by an
+    /// eighth (at least one entry), so their slack stays under 12.5%.
+    fn push(&mut self, fp: u128, parent: u32, action: u8) -> u32 {
+        let index = self.fingerprints.len() as u32;
+        if self.fingerprints.len() == self.fingerprints.capacity() {
+            let more = (self.len() / 8).max(1);
+            self.fingerprints.reserve_exact(more);
+            self.links.reserve_exact(more);
+        }
+        self.fingerprints.push(pack(fp));
+        self.links
+            .push((parent & PARENT) | u32::from(action & 7) << 29);
+        index
     }
 
     /// Asks the CPU to start loading the first slot an insert of `fp` will
@@ -230,7 +277,7 @@ impl Visited {
     }
 
     fn grow(&mut self) {
-        let size = self.slots.len() * 2;
+        let size = (self.slots.len() * 2).max(2 * SCAN);
         let mask = size - 1;
         let mut slots = vec![EMPTY; size];
         for (index, &f) in self.fingerprints.iter().enumerate() {
@@ -242,10 +289,8 @@ impl Visited {
             slots[i] = slot_of(index as u32, fp);
         }
         self.slots = slots;
-        let recent = (size / 8).clamp(16, RECENT);
-        if recent != self.recent.len() {
-            // A cache: starting it again empty only costs a few lookups.
-            self.recent = vec![(0, EMPTY); recent];
+        if self.recent.is_empty() && size >= RECENT_FROM {
+            self.recent = recent_cache(size);
         }
     }
 
