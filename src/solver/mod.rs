@@ -422,10 +422,13 @@ pub fn search<S: Space + Clone + Send>(
     run.outcome(Verdict::Unsolved, None, &frontier)
 }
 
-/// One layer on `workers.len()` threads: each takes the next chunk not yet
-/// taken (at most [`AHEAD`] per thread beyond the merge), expands it and
-/// hands it over; this thread merges the chunks in order. Returns the
-/// outcome when the search ends within the layer.
+/// One layer on `workers.len()` threads, this one included: the others
+/// each take the next chunk not yet taken (at most [`AHEAD`] per thread
+/// beyond the merge), expand it and hand it over; this thread merges the
+/// chunks in order and, whenever the next one to merge is not ready,
+/// expands a chunk itself (with `workers[0]`) rather than wait, so `jobs`
+/// threads keep `jobs` cores busy. Returns the outcome when the search
+/// ends within the layer.
 fn parallel_layer<S: Space + Send>(
     workers: &mut [S],
     frontier: &Layer,
@@ -433,6 +436,7 @@ fn parallel_layer<S: Space + Send>(
     run: &mut Run<'_>,
 ) -> Option<Outcome> {
     use std::sync::atomic::AtomicUsize;
+    use std::sync::mpsc::TryRecvError;
     use std::sync::{Condvar, Mutex, mpsc};
     let chunks = frontier.chunks();
     let per = frontier.chunk_len() as u32;
@@ -443,8 +447,11 @@ fn parallel_layer<S: Space + Send>(
     let merged = (Mutex::new(0usize), Condvar::new());
     let pool: Mutex<Vec<Chunk>> = Mutex::new(Vec::new());
     let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
+    let Some((own, others)) = workers.split_first_mut() else {
+        return None;
+    };
     std::thread::scope(|scope| {
-        for worker in workers.iter_mut() {
+        for worker in others.iter_mut() {
             let tx = tx.clone();
             let (taken, stop, merged, pool) = (&taken, &stop, &merged, &pool);
             scope.spawn(move || {
@@ -480,8 +487,6 @@ fn parallel_layer<S: Space + Send>(
         let mut m = 0usize;
         let mut ended = None;
         'merge: while m < chunks {
-            let Ok((c, chunk)) = rx.recv() else { break };
-            pending[c % window] = Some(chunk);
             while let Some(chunk) = pending[m % window].take() {
                 ended = run.merge(&chunk, first + m as u32 * per, frontier);
                 if let Ok(mut p) = pool.lock() {
@@ -496,6 +501,43 @@ fn parallel_layer<S: Space + Send>(
                     break 'merge;
                 }
             }
+            // The next chunk to merge is not ready: take what has arrived,
+            // else expand the next chunk not yet taken (within the window,
+            // so its slot is free), else wait.
+            match rx.try_recv() {
+                Ok((c, chunk)) => {
+                    pending[c % window] = Some(chunk);
+                    continue;
+                }
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => {
+                    if pending[m % window].is_none() && taken.load(Ordering::Relaxed) >= chunks {
+                        break;
+                    }
+                }
+            }
+            let mut c = taken.load(Ordering::Relaxed);
+            let mine = loop {
+                if c >= chunks || c >= m + window {
+                    break None;
+                }
+                match taken.compare_exchange_weak(c, c + 1, Ordering::Relaxed, Ordering::Relaxed) {
+                    Ok(_) => break Some(c),
+                    Err(now) => c = now,
+                }
+            };
+            if let Some(c) = mine {
+                let mut chunk = pool
+                    .lock()
+                    .ok()
+                    .and_then(|mut p| p.pop())
+                    .unwrap_or_default();
+                expand(own, frontier, c, &mut chunk);
+                pending[c % window] = Some(chunk);
+                continue;
+            }
+            let Ok((c, chunk)) = rx.recv() else { break };
+            pending[c % window] = Some(chunk);
         }
         // Under the lock, so that no worker can check the flag and then
         // miss the wake-up.
