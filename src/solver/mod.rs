@@ -447,9 +447,7 @@ fn parallel_layer<S: Space + Send>(
     let merged = (Mutex::new(0usize), Condvar::new());
     let pool: Mutex<Vec<Chunk>> = Mutex::new(Vec::new());
     let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
-    let Some((own, others)) = workers.split_first_mut() else {
-        return None;
-    };
+    let (own, others) = workers.split_first_mut()?;
     std::thread::scope(|scope| {
         for worker in others.iter_mut() {
             let tx = tx.clone();
