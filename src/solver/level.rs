@@ -323,6 +323,50 @@ mod tests {
         })
     }
 
+    /// The solver on 1, 2 and 3 threads finds `plain`'s verdict and route
+    /// (which replays to a win on the engine) and `counts`' states expanded
+    /// and stored, on board `b`.
+    fn agrees_with(
+        game: &Game,
+        plain: &Plain,
+        counts: &Plain,
+        b: &str,
+    ) -> Result<(), TestCaseError> {
+        let space = LevelSpace::new(game, Constraints::default());
+        for jobs in [1, 2, 3] {
+            let out = search_level(
+                game,
+                Constraints::default(),
+                Limits::default(),
+                jobs,
+                &AtomicBool::new(false),
+                &mut |_| {},
+            );
+            match (&plain.route, &out.verdict) {
+                (None, Verdict::Unsolved) => {}
+                (Some(route), Verdict::Solved(r)) => {
+                    let text = route_text(space.inputs(), r);
+                    prop_assert_eq!(&text, route);
+                    prop_assert!(matches!(
+                        crate::check::replay_route(game, &text),
+                        crate::check::Replay::Wins(_)
+                    ));
+                }
+                (e, v) => {
+                    prop_assert!(false, "naive {e:?}, solver {v:?} on {jobs} threads on\n{b}")
+                }
+            }
+            prop_assert_eq!(
+                (out.expanded, out.stored),
+                (counts.expanded, counts.stored),
+                "{} threads on\n{}",
+                jobs,
+                b
+            );
+        }
+        Ok(())
+    }
+
     /// Things that move (YOU, pushed rocks, a mouse on an automaton),
     /// things that don't (walls, flags) and words that make and break the
     /// rules (PUSH, STOP, WIN, DEFEAT, and nouns to swap).
@@ -365,35 +409,7 @@ mod tests {
             let Ok(plain) = naive(&game, 4_000, None) else {
                 return Ok(());
             };
-            let space = LevelSpace::new(&game, Constraints::default());
-            for jobs in [1, 2, 3] {
-                let out = search_level(
-                    &game,
-                    Constraints::default(),
-                    Limits::default(),
-                    jobs,
-                    &AtomicBool::new(false),
-                    &mut |_| {},
-                );
-                match (&plain.route, &out.verdict) {
-                    (None, Verdict::Unsolved) => {}
-                    (Some(route), Verdict::Solved(r)) => {
-                        let text = route_text(space.inputs(), r);
-                        prop_assert_eq!(&text, route);
-                        // The route replays to a win on the engine.
-                        prop_assert!(matches!(
-                            crate::check::replay_route(&game, &text),
-                            crate::check::Replay::Wins(_)
-                        ));
-                    }
-                    (e, v) => prop_assert!(false, "naive {e:?}, solver {v:?} on {jobs} threads on\n{b}"),
-                }
-                prop_assert_eq!(
-                    (out.expanded, out.stored),
-                    (plain.expanded, plain.stored),
-                    "{} threads on\n{}", jobs, b
-                );
-            }
+            agrees_with(&game, &plain, &plain, &b)?;
         }
     }
 
@@ -506,29 +522,7 @@ mod tests {
             let (start, _) = game.reset();
             let dead = DeadCells::new(&game, &start);
             let dropped = naive(&game, 20_000, dead.as_ref()).expect("a subset of the plain space");
-            let space = LevelSpace::new(&game, Constraints::default());
-            for jobs in [1, 2, 3] {
-                let out = search_level(
-                    &game,
-                    Constraints::default(),
-                    Limits::default(),
-                    jobs,
-                    &AtomicBool::new(false),
-                    &mut |_| {},
-                );
-                match (&plain.route, &out.verdict) {
-                    (None, Verdict::Unsolved) => {}
-                    (Some(route), Verdict::Solved(r)) => {
-                        prop_assert_eq!(&route_text(space.inputs(), r), route);
-                    }
-                    (e, v) => prop_assert!(false, "naive {e:?}, solver {v:?} on {jobs} threads on\n{b}"),
-                }
-                prop_assert_eq!(
-                    (out.expanded, out.stored),
-                    (dropped.expanded, dropped.stored),
-                    "{} threads on\n{}", jobs, b
-                );
-            }
+            agrees_with(&game, &plain, &dropped, &b)?;
         }
     }
 }

@@ -422,6 +422,14 @@ pub fn search<S: Space + Clone + Send>(
     run.outcome(Verdict::Unsolved, None, &frontier)
 }
 
+/// A chunk buffer to expand into: one the merge has handed back, or a new one.
+fn spare(pool: &std::sync::Mutex<Vec<Chunk>>) -> Chunk {
+    pool.lock()
+        .ok()
+        .and_then(|mut p| p.pop())
+        .unwrap_or_default()
+}
+
 /// One layer on `workers.len()` threads, this one included: the others
 /// each take the next chunk not yet taken (at most [`AHEAD`] per thread
 /// beyond the merge), expand it and hand it over; this thread merges the
@@ -468,11 +476,7 @@ fn parallel_layer<S: Space + Send>(
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let mut chunk = pool
-                        .lock()
-                        .ok()
-                        .and_then(|mut p| p.pop())
-                        .unwrap_or_default();
+                    let mut chunk = spare(pool);
                     expand(worker, frontier, c, &mut chunk);
                     if tx.send((c, chunk)).is_err() {
                         break;
@@ -525,11 +529,7 @@ fn parallel_layer<S: Space + Send>(
                 }
             };
             if let Some(c) = mine {
-                let mut chunk = pool
-                    .lock()
-                    .ok()
-                    .and_then(|mut p| p.pop())
-                    .unwrap_or_default();
+                let mut chunk = spare(&pool);
                 expand(own, frontier, c, &mut chunk);
                 pending[c % window] = Some(chunk);
                 continue;

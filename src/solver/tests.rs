@@ -156,14 +156,21 @@ fn budget_ends_in_limit_not_unsolved() {
     assert_eq!(out.stored, n as u64);
 }
 
-#[test]
-fn cancellation_stops_the_search() {
-    let n = 60_000;
-    let t = Table {
-        next: (0..n).map(|i| vec![Some(((i + 1) % n) as u16)]).collect(),
+/// A chain of `n` states, each with one successor (the last leading back
+/// to the first when `cyclic`), none winning.
+fn chain(n: usize, cyclic: bool) -> Table {
+    Table {
+        next: (0..n)
+            .map(|s| vec![(cyclic || s + 1 < n).then_some(((s + 1) % n) as u16)])
+            .collect(),
         wins: vec![vec![false]; n],
         prune: vec![vec![false]; n],
-    };
+    }
+}
+
+#[test]
+fn cancellation_stops_the_search() {
+    let t = chain(60_000, true);
     let out = search(
         &t,
         Limits::default(),
@@ -228,14 +235,7 @@ proptest! {
 #[test]
 fn tiny_searches_pay_for_their_states_alone() {
     for n in [1usize, 2, 3, 5, 9, 17, 40, 200, 3000] {
-        // A chain of n states, each with one successor, none winning.
-        let t = Table {
-            next: (0..n)
-                .map(|s| vec![(s + 1 < n).then_some(s as u16 + 1)])
-                .collect(),
-            wins: vec![vec![false]; n],
-            prune: vec![vec![false]; n],
-        };
+        let t = chain(n, false);
         let out = search(
             &t,
             Limits::default(),
