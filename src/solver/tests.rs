@@ -145,15 +145,20 @@ fn budget_ends_in_limit_not_unsolved() {
     let out = search(&t, limits, 1, &AtomicBool::new(false), &mut |_| {});
     assert_eq!(out.verdict, Verdict::Limit);
     assert_eq!(out.expanded, 10);
-    let out = search(
-        &t,
+    let out = one_thread(&t);
+    assert_eq!(out.verdict, Verdict::Unsolved);
+    assert_eq!(out.stored, n as u64);
+}
+
+/// The default search of `t` on one thread.
+fn one_thread(t: &Table) -> Outcome {
+    search(
+        t,
         Limits::default(),
         1,
         &AtomicBool::new(false),
         &mut |_| {},
-    );
-    assert_eq!(out.verdict, Verdict::Unsolved);
-    assert_eq!(out.stored, n as u64);
+    )
 }
 
 /// A chain of `n` states, each with one successor (the last leading back
@@ -236,13 +241,7 @@ proptest! {
 fn tiny_searches_pay_for_their_states_alone() {
     for n in [1usize, 2, 3, 5, 9, 17, 40, 200, 3000] {
         let t = chain(n, false);
-        let out = search(
-            &t,
-            Limits::default(),
-            1,
-            &AtomicBool::new(false),
-            &mut |_| {},
-        );
+        let out = one_thread(&t);
         assert_eq!(out.verdict, Verdict::Unsolved);
         assert_eq!(out.stored, n as u64);
         let per_state = out.peak_bytes as f64 / n as f64;
