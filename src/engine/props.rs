@@ -109,12 +109,16 @@ impl Game {
     /// The property set of every entity in a settled state, as bits of the
     /// level's property words (see [`Game::prop_names`]); removed entities: 0.
     pub fn props(&self, s: &State) -> Vec<u64> {
-        let rules = self.rules(s);
+        self.props_under(&self.rules(s), s)
+    }
+
+    /// [`Game::props`] with the state's rules already parsed.
+    pub fn props_under(&self, rules: &Rules, s: &State) -> Vec<u64> {
         (0..self.ents.len())
             .map(|i| {
                 let e = s.ent(i);
                 if e.alive() {
-                    self.ent_props(&rules, i, &e)
+                    self.ent_props(rules, i, &e)
                 } else {
                     0
                 }

@@ -34,7 +34,7 @@
 //! states only, so the verdict and the route are the plain search's; only
 //! the counts are smaller (property-tested in `solver::level`).
 
-use crate::engine::{EntId, Game, State};
+use crate::engine::{EntId, Game, Rules, State};
 
 /// The analysis of one level: which PUSH things to count, where they are
 /// live, and how many GOAL cells must be covered.
@@ -54,7 +54,8 @@ pub struct DeadCells {
 impl DeadCells {
     /// The analysis of `game` from its reset state `start`, or `None` when
     /// the level is outside the fragment where it is sound (module comment).
-    pub fn new(game: &Game, start: &State) -> Option<DeadCells> {
+    /// `rules` are the start's, as [`Game::rules`] parses them.
+    pub fn new(game: &Game, start: &State, rules: &Rules) -> Option<DeadCells> {
         if !game.automata.is_empty() || !game.pairs.is_empty() {
             return None;
         }
@@ -67,12 +68,11 @@ impl DeadCells {
         }
         let bit = |name: &str| game.tok(name).map_or(0, |t| game.vocab.prop_bit(t));
         let (you, push, stop, goal) = (bit("YOU"), bit("PUSH"), bit("STOP"), bit("GOAL"));
-        let rules = game.rules(start);
         if !rules.transforms.is_empty() || rules.any_props & !(you | push | stop | goal) != 0 {
             return None;
         }
         let (w, h) = (usize::from(game.width), usize::from(game.height));
-        let props = game.props(start);
+        let props = game.props_under(rules, start);
         let words = start.words();
         let mut blocked = vec![false; w * h];
         let mut goal_cells = Vec::new();
@@ -201,7 +201,7 @@ mod tests {
     fn cells(board: &str, terrain: bool) -> Option<DeadCells> {
         let game = game(board, terrain);
         let (start, _) = game.reset();
-        DeadCells::new(&game, &start)
+        DeadCells::new(&game, &start, &game.rules(&start))
     }
 
     const ROOM: &str = "MIAU! IS! YOU! . . . .\n\
@@ -257,7 +257,7 @@ mod tests {
     fn a_crate_against_a_wall_kills_the_state() {
         let room = game(ROOM, true);
         let (start, _) = room.reset();
-        let d = DeadCells::new(&room, &start).unwrap();
+        let d = DeadCells::new(&room, &start, &room.rules(&start)).unwrap();
         assert!(!d.is_dead(start.words()));
         // The same things, the first crate moved against the west wall.
         let moved = game(&ROOM.replace("# . o $ o . #", "# $ o . o . #"), true);
@@ -283,7 +283,7 @@ mod imported {
             .expect("it compiles");
         let game = Game::new(&pack.levels[0]);
         let (start, _) = game.reset();
-        let d = DeadCells::new(&game, &start).expect("in the fragment");
+        let d = DeadCells::new(&game, &start, &game.rules(&start)).expect("in the fragment");
         assert_eq!(d.needed(), 6);
         let live = (0..game.height)
             .flat_map(|y| (0..game.width).map(move |x| (x, y)))

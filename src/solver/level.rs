@@ -63,8 +63,9 @@ impl<'g> LevelSpace<'g> {
         if !game.automata.is_empty() {
             inputs.push(Input::Wait);
         }
-        let reset_rules = game.rules(&start).pairs;
-        let dead = DeadCells::new(game, &start);
+        let rules = game.rules(&start);
+        let dead = DeadCells::new(game, &start, &rules);
+        let reset_rules = rules.pairs;
         let start_dead = dead.as_ref().is_some_and(|d| d.is_dead(start.words()));
         let words = (0..game.ents.len())
             .filter(|&i| game.ents[i].word)
@@ -453,7 +454,7 @@ mod tests {
         fn no_dead_state_can_reach_a_win(b in sokoban_room()) {
             let game = sokoban_game(&b);
             let (start, _) = game.reset();
-            let Some(dead) = DeadCells::new(&game, &start) else {
+            let Some(dead) = DeadCells::new(&game, &start, &game.rules(&start)) else {
                 // Rooms without a dock, or with a player walled in a dock's
                 // cell, are outside the analysis.
                 return Ok(());
@@ -520,7 +521,7 @@ mod tests {
                 return Ok(());
             };
             let (start, _) = game.reset();
-            let dead = DeadCells::new(&game, &start);
+            let dead = DeadCells::new(&game, &start, &game.rules(&start));
             let dropped = naive(&game, 20_000, dead.as_ref()).expect("a subset of the plain space");
             agrees_with(&game, &plain, &dropped, &b)?;
         }

@@ -444,7 +444,6 @@ fn parallel_layer<S: Space + Send>(
     run: &mut Run<'_>,
 ) -> Option<Outcome> {
     use std::sync::atomic::AtomicUsize;
-    use std::sync::mpsc::TryRecvError;
     use std::sync::{Condvar, Mutex, mpsc};
     let chunks = frontier.chunks();
     let per = frontier.chunk_len() as u32;
@@ -506,17 +505,10 @@ fn parallel_layer<S: Space + Send>(
             // The next chunk to merge is not ready: take what has arrived,
             // else expand the next chunk not yet taken (within the window,
             // so its slot is free), else wait.
-            match rx.try_recv() {
-                Ok((c, chunk)) => {
-                    pending[c % window] = Some(chunk);
-                    continue;
-                }
-                Err(TryRecvError::Empty) => {}
-                Err(TryRecvError::Disconnected) => {
-                    if pending[m % window].is_none() && taken.load(Ordering::Relaxed) >= chunks {
-                        break;
-                    }
-                }
+            // (Once every worker has stopped, the wait below ends at once.)
+            if let Ok((c, chunk)) = rx.try_recv() {
+                pending[c % window] = Some(chunk);
+                continue;
             }
             let mut c = taken.load(Ordering::Relaxed);
             let mine = loop {
