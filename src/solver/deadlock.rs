@@ -49,6 +49,11 @@ pub struct DeadCells {
     width: usize,
     /// GOAL cells no fixed word covers.
     needed: usize,
+    /// Per cell, whether a thing that never moves and is STOP, or a fixed
+    /// word, stands there: no mover ever enters it.
+    blocked: Vec<bool>,
+    /// The GOAL cells no fixed word covers, sorted.
+    goals: Vec<usize>,
 }
 
 impl DeadCells {
@@ -120,6 +125,8 @@ impl DeadCells {
             live,
             width: w,
             needed: goal_cells.len(),
+            blocked,
+            goals: goal_cells,
         })
     }
 
@@ -148,6 +155,22 @@ impl DeadCells {
     /// How many GOAL cells need a PUSH thing.
     pub fn needed(&self) -> usize {
         self.needed
+    }
+
+    /// Per cell (row-major), whether no mover can ever enter it.
+    pub fn blocked(&self) -> &[bool] {
+        &self.blocked
+    }
+
+    /// The GOAL cells (row-major indices) a win needs a PUSH thing on.
+    pub fn goal_cells(&self) -> &[usize] {
+        &self.goals
+    }
+
+    /// Per cell (row-major), whether a PUSH thing there can still reach a
+    /// GOAL cell.
+    pub fn live_cells(&self) -> &[bool] {
+        &self.live
     }
 }
 

@@ -2,6 +2,7 @@
 //! each stage 4 search (`diagnostics.md` §5.1 note A, `rules.md` §10.4–10.5).
 
 use super::deadlock::DeadCells;
+use super::pushes::PushSpace;
 use super::{Limits, Outcome, Progress, Space, Turn, Verdict};
 #[cfg(test)]
 use crate::engine::TurnResult;
@@ -126,6 +127,18 @@ impl<'g> LevelSpace<'g> {
         }
     }
 
+    /// The push search's view of this level, where it applies
+    /// ([`super::pushes`]): the level is in the dead-state fragment and the
+    /// constraints exclude nothing there.
+    pub fn push_space(&self) -> Option<PushSpace<'g>> {
+        let dead = self.dead.as_ref()?;
+        if !super::pushes::vacuous(&self.constraints, &self.reset_rules) {
+            return None;
+        }
+        let rules = self.game.rules(&self.start);
+        PushSpace::new(self.game, &self.start, &rules, dead)
+    }
+
     /// Whether the start state itself is excluded: a forbidden rule is
     /// active at reset, or a kept one isn't.
     pub fn start_excluded(&self) -> bool {
@@ -248,6 +261,34 @@ pub fn search_level(
             limit: None,
         };
     }
+    if let Some(pushes) = space.push_space() {
+        return super::pushes::search(&pushes, limits, cancel, progress);
+    }
+    super::search(&space, limits, jobs, cancel, progress)
+}
+
+/// [`search_level`] over moves whatever the level: the plain search the
+/// push search is tested against (and the benchmark's baseline).
+pub fn search_moves(
+    game: &Game,
+    constraints: Constraints,
+    limits: Limits,
+    jobs: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    let space = LevelSpace::new(game, constraints);
+    if space.start_excluded() {
+        return Outcome {
+            verdict: Verdict::Unsolved,
+            expanded: 0,
+            stored: 0,
+            depth: 0,
+            peak_bytes: 0,
+            visited_bytes: 0,
+            limit: None,
+        };
+    }
     super::search(&space, limits, jobs, cancel, progress)
 }
 
@@ -335,7 +376,7 @@ mod tests {
     ) -> Result<(), TestCaseError> {
         let space = LevelSpace::new(game, Constraints::default());
         for jobs in [1, 2, 3] {
-            let out = search_level(
+            let out = search_moves(
                 game,
                 Constraints::default(),
                 Limits::default(),
@@ -525,6 +566,91 @@ mod tests {
             let dropped = naive(&game, 20_000, dead.as_ref()).expect("a subset of the plain space");
             agrees_with(&game, &plain, &dropped, &b)?;
         }
+
+        /// The push search (`pushes`), which `search_level` runs on these
+        /// rooms whenever it applies, against the plain BFS: the same
+        /// verdict and a route as short (the first shortest in its own
+        /// order, not necessarily in `U D L R` order) that replays to a
+        /// win on the engine; the same outcome on 1, 2 and 3 threads.
+        #[test]
+        fn the_push_search_finds_a_shortest_route(b in sokoban_room()) {
+            let game = sokoban_game(&b);
+            let space = LevelSpace::new(&game, Constraints::default());
+            prop_assume!(space.push_space().is_some());
+            let Ok(plain) = naive(&game, 20_000, None) else {
+                return Ok(());
+            };
+            let run = |jobs| {
+                search_level(
+                    &game,
+                    Constraints::default(),
+                    Limits::default(),
+                    jobs,
+                    &AtomicBool::new(false),
+                    &mut |_| {},
+                )
+            };
+            let one = run(1);
+            match (&plain.route, &one.verdict) {
+                (None, Verdict::Unsolved) => {}
+                (Some(route), Verdict::Solved(r)) => {
+                    let text = route_text(space.inputs(), r);
+                    prop_assert_eq!(text.len(), route.len(), "{} against {} on\n{}", text, route, b);
+                    prop_assert!(matches!(
+                        crate::check::replay_route(&game, &text),
+                        crate::check::Replay::Wins(_)
+                    ), "{} doesn't win on\n{}", text, b);
+                }
+                (e, v) => prop_assert!(false, "naive {e:?}, push search {v:?} on\n{b}"),
+            }
+            for jobs in [2, 3] {
+                let other = run(jobs);
+                prop_assert_eq!(&other.verdict, &one.verdict);
+                prop_assert_eq!((other.expanded, other.stored), (one.expanded, one.stored));
+            }
+        }
+    }
+
+    /// The push search applies to an imported Sokoban level and to sealed
+    /// rooms, not where the rules can change or two things are YOU.
+    #[test]
+    fn the_push_search_applies_to_sealed_rooms_alone() {
+        let room = "MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n\
+                    # # # # # #\n# @ . $ o #\n# . . . . #\n# # # # # #";
+        let game = sokoban_game(room);
+        let space = LevelSpace::new(&game, Constraints::default());
+        assert!(space.push_space().is_some());
+        let out = search_level(
+            &game,
+            Constraints::default(),
+            Limits::default(),
+            1,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(out.verdict, Verdict::Solved(vec![3, 3]));
+        // Two players: a walk moves both, so moves aren't walks and pushes.
+        let two = sokoban_game(&room.replace("# . . . . #", "# . @ . . #"));
+        assert!(
+            LevelSpace::new(&two, Constraints::default())
+                .push_space()
+                .is_none()
+        );
+        // Words that can move: the rules can change.
+        let loose = Game::new(&testkit::level(
+            "MIAU IS YOU . . .\nROCK IS PUSH . . .\nFLAG IS GOAL . . .\n@ . r f . .",
+        ));
+        assert!(
+            LevelSpace::new(&loose, Constraints::default())
+                .push_space()
+                .is_none()
+        );
+        // A required rule that isn't active at reset can never form there.
+        let require = Constraints {
+            require: vec![(game.tok("MIAU").unwrap(), game.tok("PUSH").unwrap())],
+            ..Constraints::default()
+        };
+        assert!(LevelSpace::new(&game, require).push_space().is_none());
     }
 }
 

@@ -13,6 +13,7 @@ pub mod fingerprint;
 pub mod frontier;
 pub mod level;
 pub mod pool;
+pub mod pushes;
 pub mod visited;
 
 use frontier::Layer;

@@ -239,6 +239,40 @@ impl Visited {
         index
     }
 
+    /// Makes state `index` reached from `parent` by `action` instead (a
+    /// search that finds a cheaper way to a state it has stored).
+    pub fn relink(&mut self, index: u32, parent: u32, action: u8) {
+        if let Some(link) = self.links.get_mut(index as usize) {
+            *link = (parent & PARENT) | u32::from(action & 7) << 29;
+        }
+    }
+
+    /// The index of `fp`, when stored (nothing is inserted).
+    pub fn find(&self, fp: u128) -> Option<u32> {
+        let fp = fp & KEPT;
+        if self.slots.is_empty() {
+            return self
+                .fingerprints
+                .iter()
+                .position(|&f| f == pack(fp))
+                .map(|i| i as u32);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = (fp as usize) & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == EMPTY {
+                return None;
+            }
+            if slot >> INDEX_BITS == tag(fp)
+                && unpack(self.fingerprints[(slot & INDEX) as usize]) == fp
+            {
+                return Some(slot & INDEX);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// Asks the CPU to start loading the first slot an insert of `fp` will
     /// probe, so that the cache misses of a state's successors overlap
     /// instead of following one another. Only a hint: no effect on results.

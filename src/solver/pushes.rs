@@ -1,0 +1,781 @@
+//! The push search: a shortest route found over pushes instead of moves, on
+//! the levels where walking changes nothing but where the player stands.
+//!
+//! **Where it applies.** Where the dead-state analysis does ([`deadlock`]:
+//! the rules never change, nothing moves but by the player, the properties
+//! are among YOU, PUSH, STOP and GOAL), with exactly one YOU thing, a win
+//! no single move from the start can give, and a search whose constraints
+//! say nothing there (see [`vacuous`]). Then a move either walks the
+//! player into a cell no PUSH thing holds, changing nothing else, or pushes
+//! (the engine decides the push, chains included), or is refused.
+//!
+//! **The search.** A node is a state right after a push (and the start): the
+//! player's cell and every PUSH thing's. Between two pushes the player only
+//! walks, and a walk between two cells is as short as the board of that
+//! node allows, so a route is a sequence of (walk to a cell next to a PUSH
+//! thing, push) legs, each costing its walk's length plus one move.
+//! Dijkstra's search over these legs, nodes settled in order of moves
+//! (buckets by move count, the first settling of a node is its shortest),
+//! finds a route with the fewest moves: the plain search's route length,
+//! and the same verdict. Nodes stand for every state the walks between
+//! pushes pass through, so a level's space is a few nodes per arrangement
+//! of the PUSH things instead of one state per cell the player can reach.
+//!
+//! **What differs from the move search.** The route is a shortest one, but
+//! not necessarily the first of the shortest in `U D L R` order; the counts
+//! are nodes (expanded: settled, stored: settled), not move states. The
+//! search runs on one thread whatever `jobs` says, so its result is the
+//! same for every `jobs`. The visited set is the move search's: a node's
+//! 96-bit fingerprint, its parent and the push direction (see [`visited`]);
+//! a route is rebuilt by replaying the legs and matching fingerprints.
+//!
+//! Walks are taken from a grid computed once with the engine: for every
+//! cell the player can reach on the board without its PUSH things, and
+//! every direction, the cell one move takes it to. In a node, a walk may
+//! not enter a PUSH thing's cell (the move would push).
+//!
+//! [`deadlock`]: super::deadlock
+//! [`visited`]: super::visited
+
+use super::deadlock::DeadCells;
+use super::level::Constraints;
+use super::visited::{self, Insert, Visited};
+use super::{LimitKind, Limits, Outcome, Progress, Verdict, fingerprint, pool};
+use crate::engine::{EntId, Game, Input, Rules, Scratch, State, Tok, TurnReport, TurnResult};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// No cell: a move off the board or into something that refuses it.
+const NONE: u32 = u32::MAX;
+
+/// The moves in the engine's input order, with their steps.
+const DIRS: [(Input, i32, i32); 4] = [
+    (Input::Up, 0, -1),
+    (Input::Down, 0, 1),
+    (Input::Left, -1, 0),
+    (Input::Right, 1, 0),
+];
+
+/// Whether `constraints` exclude nothing on a level of the fragment, where
+/// words never move nor vanish and the rules are the reset ones on every
+/// turn: then each of stage 4's searches is the plain one. A required rule
+/// must be active at reset (it can never form later); forbidden and kept
+/// rules are decided at the start ([`super::level::LevelSpace::start_excluded`]).
+pub fn vacuous(constraints: &Constraints, reset_rules: &[(Tok, Tok)]) -> bool {
+    constraints
+        .require
+        .iter()
+        .all(|r| reset_rules.binary_search(r).is_ok())
+}
+
+/// A level as the push search sees it.
+#[derive(Debug)]
+pub struct PushSpace<'g> {
+    game: &'g Game,
+    /// The reset state's words: every node is this with the player and the
+    /// PUSH things moved.
+    start: Vec<u32>,
+    player: EntId,
+    pushers: Vec<EntId>,
+    width: usize,
+    cells: usize,
+    /// Per cell and direction (`cell * 4 + d`), the cell one move of the
+    /// player takes it to on the board without PUSH things, or [`NONE`].
+    walk: Vec<u32>,
+    /// Per cell: no mover ever enters it ([`DeadCells::blocked`]).
+    blocked: Vec<bool>,
+    /// Per cell: a GOAL cell a win needs covered.
+    goal: Vec<bool>,
+    /// Per cell: a PUSH thing there can still reach a GOAL cell.
+    live: Vec<bool>,
+    /// How many GOAL cells a win needs covered.
+    needed: usize,
+}
+
+/// A node: the player's cell, then each PUSH thing's, in entity order.
+type Key = Vec<u32>;
+
+impl<'g> PushSpace<'g> {
+    /// The push search's view of `game` from reset state `start` with its
+    /// parsed `rules`, or `None` outside the fragment (module comment).
+    pub fn new(game: &'g Game, start: &State, rules: &Rules, dead: &DeadCells) -> Option<Self> {
+        let bit = |name: &str| game.tok(name).map_or(0, |t| game.vocab.prop_bit(t));
+        let (you, push, stop, goal) = (bit("YOU"), bit("PUSH"), bit("STOP"), bit("GOAL"));
+        let props = game.props_under(rules, start);
+        let words = start.words();
+        let mut players = Vec::new();
+        let mut pushers = Vec::new();
+        for (i, info) in game.ents.iter().enumerate() {
+            if info.word || !Game::alive_in(words, i as EntId) {
+                continue;
+            }
+            let p = props[i];
+            if p & you != 0 {
+                players.push(i as EntId);
+            } else if p & push != 0 {
+                pushers.push(i as EntId);
+            } else {
+                continue;
+            }
+            // Movers that are also STOP or GOAL play by rules the native
+            // pushes below do not model.
+            if p & (stop | goal) != 0 {
+                return None;
+            }
+        }
+        let [player] = players[..] else {
+            return None;
+        };
+        if pushers.is_empty() {
+            return None;
+        }
+        let width = usize::from(game.width);
+        let cells = width * usize::from(game.height);
+        let mut space = PushSpace {
+            game,
+            start: words.to_vec(),
+            player,
+            pushers,
+            width,
+            cells,
+            walk: Vec::new(),
+            blocked: dead.blocked().to_vec(),
+            goal: vec![false; cells],
+            live: dead.live_cells().to_vec(),
+            needed: dead.needed(),
+        };
+        for &g in dead.goal_cells() {
+            space.goal[g] = true;
+        }
+        if space.blocked.len() != cells || space.live.len() != cells {
+            return None;
+        }
+        // Movers in distinct cells: the native pushes assume one per cell.
+        let key = space.start_key()?;
+        let mut seen = vec![false; cells];
+        for &c in &key {
+            if std::mem::replace(&mut seen[c as usize], true) {
+                return None;
+            }
+        }
+        // A win one move away, walk or push, is the move search's to find:
+        // a walk can win only from a start that already covers every GOAL.
+        for (input, _, _) in DIRS {
+            if let TurnResult::Accepted { report, .. } = game.step(start, input)
+                && report.won
+            {
+                return None;
+            }
+        }
+        space.walk = space.walk_grid()?;
+        Some(space)
+    }
+
+    fn cell_of(&self, words: &[u32], e: EntId) -> Option<u32> {
+        let (x, y) = Game::cell_in(words, e)?;
+        Some((usize::from(y) * self.width + usize::from(x)) as u32)
+    }
+
+    fn xy(&self, cell: u32) -> (u8, u8) {
+        let c = cell as usize;
+        ((c % self.width) as u8, (c / self.width) as u8)
+    }
+
+    /// The cell a step `(dx, dy)` from `cell` leads to, if on the board.
+    fn neighbour(&self, cell: u32, dx: i32, dy: i32) -> Option<u32> {
+        let (x, y) = self.xy(cell);
+        let (nx, ny) = (i32::from(x) + dx, i32::from(y) + dy);
+        let height = (self.cells / self.width) as i32;
+        (nx >= 0 && ny >= 0 && nx < self.width as i32 && ny < height)
+            .then(|| (ny as usize * self.width + nx as usize) as u32)
+    }
+
+    /// The walk grid (module comment), found by moving the player with the
+    /// engine over the board with every PUSH thing removed. `None` when the
+    /// engine does something there a walk may not (anything but the player
+    /// moving one cell), which the fragment rules out.
+    fn walk_grid(&self) -> Option<Vec<u32>> {
+        let mut bare = self.start.clone();
+        for &p in &self.pushers {
+            bare[usize::from(p)] = 0;
+        }
+        let from = self.cell_of(&bare, self.player)?;
+        let mut walk = vec![NONE; self.cells * 4];
+        let mut seen = vec![false; self.cells];
+        seen[from as usize] = true;
+        let mut queue = std::collections::VecDeque::from([from]);
+        let (mut sc, mut report, mut out) = (Scratch::default(), TurnReport::default(), Vec::new());
+        while let Some(c) = queue.pop_front() {
+            let mut words = bare.clone();
+            self.place(&mut words, self.player, c);
+            for (d, &(input, dx, dy)) in DIRS.iter().enumerate() {
+                out.clear();
+                if self.game.prepare(&words, &mut sc).is_err() {
+                    return None;
+                }
+                if self
+                    .game
+                    .step_prepared(input, &mut sc, false, &mut report, &mut out)
+                    .is_err()
+                {
+                    continue;
+                }
+                let to = self.cell_of(&out, self.player)?;
+                let moved_alone = out
+                    .iter()
+                    .zip(&words)
+                    .enumerate()
+                    .all(|(i, (a, b))| a == b || i == usize::from(self.player));
+                if report.won || !moved_alone || Some(to) != self.neighbour(c, dx, dy) {
+                    return None;
+                }
+                walk[c as usize * 4 + d] = to;
+                if !seen[to as usize] {
+                    seen[to as usize] = true;
+                    queue.push_back(to);
+                }
+            }
+        }
+        Some(walk)
+    }
+
+    fn place(&self, words: &mut [u32], e: EntId, cell: u32) {
+        let (x, y) = self.xy(cell);
+        let w = &mut words[usize::from(e)];
+        *w = (*w & !0xFFFF) | u32::from(x) | u32::from(y) << 8;
+    }
+
+    fn start_key(&self) -> Option<Key> {
+        self.key_of(&self.start)
+    }
+
+    fn key_of(&self, words: &[u32]) -> Option<Key> {
+        std::iter::once(self.player)
+            .chain(self.pushers.iter().copied())
+            .map(|e| self.cell_of(words, e))
+            .collect()
+    }
+
+    /// The engine words of node `key`.
+    #[cfg(test)]
+    fn words_of(&self, key: &[u32], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend_from_slice(&self.start);
+        for (e, &cell) in std::iter::once(self.player)
+            .chain(self.pushers.iter().copied())
+            .zip(key)
+        {
+            self.place(out, e, cell);
+        }
+    }
+}
+
+/// Reusable buffers of one search.
+#[derive(Default)]
+struct Work {
+    /// Per cell: the walk's distance from the player (`u32::MAX`: not
+    /// reached), and the direction that first reached it.
+    dist: Vec<u32>,
+    came: Vec<u8>,
+    /// Per cell: one more than the index in the key's PUSH things of the
+    /// one standing there, or 0.
+    occupant: Vec<u16>,
+    /// The cells the walk reached, in order of distance.
+    order: Vec<u32>,
+    next: Key,
+}
+
+/// One push found from a node; the successor's key is in [`Work::next`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Leg {
+    /// The cell the player pushes from, the walk's length there, the
+    /// direction.
+    from: u32,
+    walk: u32,
+    dir: u8,
+    won: bool,
+}
+
+impl PushSpace<'_> {
+    /// The walk from node `key`'s player: distances and directions in
+    /// `work`, the cells in order of distance in `work.order`.
+    fn flood(&self, key: &[u32], work: &mut Work) {
+        work.dist.clear();
+        work.dist.resize(self.cells, u32::MAX);
+        work.came.clear();
+        work.came.resize(self.cells, 0);
+        work.occupant.clear();
+        work.occupant.resize(self.cells, 0);
+        for (i, &c) in key[1..].iter().enumerate() {
+            work.occupant[c as usize] = i as u16 + 1;
+        }
+        work.order.clear();
+        work.dist[key[0] as usize] = 0;
+        work.order.push(key[0]);
+        let mut i = 0;
+        while let Some(&c) = work.order.get(i) {
+            i += 1;
+            for d in 0..4 {
+                let to = self.walk[c as usize * 4 + d];
+                if to != NONE
+                    && work.occupant[to as usize] == 0
+                    && work.dist[to as usize] == u32::MAX
+                {
+                    work.dist[to as usize] = work.dist[c as usize] + 1;
+                    work.came[to as usize] = d as u8;
+                    work.order.push(to);
+                }
+            }
+        }
+    }
+
+    /// Every push from node `key`, in walk order then direction order
+    /// (dead successors left out): `leg` sees each, with the successor's
+    /// key in `work.next`.
+    ///
+    /// A push moves the line of PUSH things in front of the player one
+    /// cell on, when the cell past the line is on the board and not
+    /// blocked; the player takes the line's first cell. Only that cell and
+    /// the one past the line change hands, so the GOAL cells covered and
+    /// the PUSH things on live cells are updated from those two.
+    fn legs(&self, key: &[u32], work: &mut Work, mut leg: impl FnMut(Leg, &Key)) {
+        self.flood(key, work);
+        let covered = key[1..].iter().filter(|&&c| self.goal[c as usize]).count();
+        let alive = key[1..].iter().filter(|&&c| self.live[c as usize]).count();
+        for k in 0..work.order.len() {
+            let c = work.order[k];
+            for (d, &(_, dx, dy)) in DIRS.iter().enumerate() {
+                let Some(first) = self.neighbour(c, dx, dy) else {
+                    continue;
+                };
+                if work.occupant[first as usize] == 0 {
+                    continue;
+                }
+                let mut past = first;
+                let open = loop {
+                    match self.neighbour(past, dx, dy) {
+                        None => break false,
+                        Some(n) if work.occupant[n as usize] != 0 => past = n,
+                        Some(n) => {
+                            past = n;
+                            break !self.blocked[n as usize];
+                        }
+                    }
+                };
+                if !open {
+                    continue;
+                }
+                let covered = covered + usize::from(self.goal[past as usize])
+                    - usize::from(self.goal[first as usize]);
+                let won = covered == self.needed;
+                let alive = alive + usize::from(self.live[past as usize])
+                    - usize::from(self.live[first as usize]);
+                if !won && alive < self.needed {
+                    continue;
+                }
+                work.next.clear();
+                work.next.extend_from_slice(key);
+                work.next[0] = first;
+                let step = (dy * self.width as i32 + dx) as u32;
+                let mut at = first;
+                while at != past {
+                    let i = usize::from(work.occupant[at as usize]);
+                    work.next[i] = work.next[i].wrapping_add(step);
+                    at = at.wrapping_add(step);
+                }
+                let next = std::mem::take(&mut work.next);
+                leg(
+                    Leg {
+                        from: c,
+                        walk: work.dist[c as usize],
+                        dir: d as u8,
+                        won,
+                    },
+                    &next,
+                );
+                work.next = next;
+            }
+        }
+    }
+
+    /// The moves of the walk from node `key`'s player to `to` (after
+    /// [`PushSpace::flood`] on `key`).
+    fn walk_to(&self, to: u32, work: &Work, route: &mut Vec<u8>) {
+        let start = route.len();
+        let mut c = to;
+        while work.dist[c as usize] > 0 {
+            let d = work.came[c as usize];
+            route.push(d);
+            let (_, dx, dy) = DIRS[usize::from(d)];
+            match self.neighbour(c, -dx, -dy) {
+                Some(n) => c = n,
+                None => break,
+            }
+        }
+        route[start..].reverse();
+    }
+}
+
+/// The pending nodes of one move count, in the order found: per node its
+/// index in the visited set (4 bytes) and its key's cells, one byte each
+/// on boards of at most 256 cells, two otherwise. Grows by an eighth, so
+/// its slack stays small (the frontier counts in bytes per state).
+#[derive(Debug, Default)]
+struct Bucket {
+    bytes: Vec<u8>,
+}
+
+impl Bucket {
+    fn push(&mut self, index: u32, key: &[u32], wide: bool) -> usize {
+        let before = self.bytes.capacity();
+        let need = 4 + key.len() * (1 + usize::from(wide));
+        if self.bytes.len() + need > self.bytes.capacity() {
+            self.bytes
+                .reserve_exact((self.bytes.len() / 8).max(need * 16));
+        }
+        self.bytes.extend_from_slice(&index.to_le_bytes());
+        for &c in key {
+            if wide {
+                self.bytes.extend_from_slice(&(c as u16).to_le_bytes());
+            } else {
+                self.bytes.push(c as u8);
+            }
+        }
+        self.bytes.capacity() - before
+    }
+
+    /// Node `i`'s index, its key decoded into `key` (of the key's length).
+    fn read(&self, i: usize, key: &mut [u32], wide: bool) -> u32 {
+        let width = 1 + usize::from(wide);
+        let at = i * (4 + key.len() * width);
+        let b = &self.bytes[at..at + 4 + key.len() * width];
+        for (k, c) in key.iter_mut().enumerate() {
+            *c = if wide {
+                u32::from(u16::from_le_bytes([b[4 + 2 * k], b[5 + 2 * k]]))
+            } else {
+                u32::from(b[4 + k])
+            };
+        }
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    fn len(&self, key_len: usize, wide: bool) -> usize {
+        self.bytes.len() / (4 + key_len * (1 + usize::from(wide)))
+    }
+}
+
+/// Bit of a node's move count once it is settled.
+const SETTLED: u32 = 1 << 31;
+
+/// Searches `space` (see the module comment) within `limits`.
+pub fn search(
+    space: &PushSpace,
+    limits: Limits,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    pool::search_starts();
+    let mut visited = Visited::with_capacity(0);
+    let mut work = Work::default();
+    let Some(start) = space.start_key() else {
+        return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
+    };
+    // Per stored node, the fewest moves found to it (with [`SETTLED`] once
+    // settled); pending nodes by move count, each an index and the key's
+    // cells, in the order found.
+    let mut moves_to: Vec<u32> = Vec::new();
+    let wide = space.cells > 256;
+    let mut pending: BTreeMap<u32, Bucket> = BTreeMap::new();
+    let mut pending_bytes = 0usize;
+    let fp = fingerprint::of_words(&start) & visited::KEPT;
+    let _ = visited.insert(fp, u32::MAX, 0);
+    moves_to.push(0);
+    let mut bucket = Bucket::default();
+    pending_bytes += bucket.push(0, &start, wide);
+    pending.insert(0, bucket);
+    let mut key = start.clone();
+    // The best win so far: (moves, the node it leaves from, the leg).
+    let mut best: Option<(u32, u32, Leg)> = None;
+    let (mut expanded, mut peak, mut depth) = (0u64, 0usize, 0u32);
+    let bytes = |visited: &Visited, moves_to: &Vec<u32>, pending: usize| {
+        visited.bytes() + moves_to.capacity() * 4 + pending
+    };
+    while let Some((cost, nodes)) = pending.pop_first() {
+        if best.is_some_and(|(moves, ..)| cost + 1 >= moves) {
+            pending_bytes -= nodes.bytes.capacity();
+            break;
+        }
+        depth = cost;
+        progress(Progress {
+            expanded,
+            stored: visited.len() as u64,
+            depth,
+        });
+        for n in 0..nodes.len(key.len(), wide) {
+            let index = nodes.read(n, &mut key, wide);
+            // A node found again for fewer moves has a newer entry.
+            if moves_to[index as usize] != cost {
+                continue;
+            }
+            moves_to[index as usize] |= SETTLED;
+            if expanded >= limits.states {
+                let used = bytes(&visited, &moves_to, pending_bytes);
+                return ended(
+                    Verdict::Limit,
+                    Some(LimitKind::States),
+                    &visited,
+                    expanded,
+                    depth,
+                    peak.max(used),
+                );
+            }
+            expanded += 1;
+            if expanded.is_multiple_of(1024) {
+                let used = bytes(&visited, &moves_to, pending_bytes);
+                peak = peak.max(used);
+                if cancel.load(Ordering::Relaxed) {
+                    return ended(Verdict::Cancelled, None, &visited, expanded, depth, peak);
+                }
+                let over = match pool::reserve(used) {
+                    None => used > limits.memory,
+                    Some(pool::Answer::Granted) => false,
+                    Some(pool::Answer::OverCap) => true,
+                    Some(pool::Answer::Evicted) => {
+                        return ended(Verdict::Cancelled, None, &visited, expanded, depth, peak);
+                    }
+                };
+                if over || visited.len() + 8192 > visited::MAX_STATES {
+                    return ended(
+                        Verdict::Limit,
+                        Some(LimitKind::Memory),
+                        &visited,
+                        expanded,
+                        depth,
+                        peak,
+                    );
+                }
+                if expanded.is_multiple_of(4096) {
+                    progress(Progress {
+                        expanded,
+                        stored: visited.len() as u64,
+                        depth,
+                    });
+                }
+            }
+            space.legs(&key, &mut work, |leg, next| {
+                let moves = cost + leg.walk + 1;
+                if best.is_some_and(|(m, ..)| moves >= m) {
+                    return;
+                }
+                if leg.won {
+                    best = Some((moves, index, leg));
+                    return;
+                }
+                let fp = fingerprint::of_words(next) & visited::KEPT;
+                let found = match visited.insert(fp, index, leg.dir) {
+                    Insert::New(i) => {
+                        if moves_to.len() == moves_to.capacity() {
+                            moves_to.reserve_exact((moves_to.len() / 8).max(16));
+                        }
+                        moves_to.push(moves);
+                        i
+                    }
+                    Insert::Seen(i) => {
+                        // A settled node has its fewest moves already.
+                        let known = moves_to[i as usize];
+                        if known & SETTLED != 0 || known <= moves {
+                            return;
+                        }
+                        visited.relink(i, index, leg.dir);
+                        moves_to[i as usize] = moves;
+                        i
+                    }
+                };
+                pending_bytes += pending.entry(moves).or_default().push(found, next, wide);
+            });
+        }
+        peak = peak.max(bytes(&visited, &moves_to, pending_bytes));
+        pending_bytes -= nodes.bytes.capacity();
+    }
+    peak = peak.max(bytes(&visited, &moves_to, pending_bytes));
+    let Some((moves, index, leg)) = best else {
+        return ended(Verdict::Unsolved, None, &visited, expanded, depth, peak);
+    };
+    let route = route(space, &visited, index, leg, &mut work);
+    debug_assert_eq!(route.len(), moves as usize);
+    ended(
+        Verdict::Solved(route),
+        None,
+        &visited,
+        expanded,
+        moves,
+        peak,
+    )
+}
+
+fn ended(
+    verdict: Verdict,
+    limit: Option<LimitKind>,
+    visited: &Visited,
+    expanded: u64,
+    depth: u32,
+    peak: usize,
+) -> Outcome {
+    Outcome {
+        verdict,
+        expanded,
+        stored: visited.len() as u64,
+        depth,
+        peak_bytes: peak.max(visited.bytes()),
+        visited_bytes: visited.bytes(),
+        limit,
+    }
+}
+
+/// The moves to node `index`, then the winning `last` leg: each leg
+/// replayed from the start, the node pushed to picked by its fingerprint.
+fn route(space: &PushSpace, visited: &Visited, index: u32, last: Leg, work: &mut Work) -> Vec<u8> {
+    let mut chain = vec![index];
+    while let Some(p) = chain.last().and_then(|&i| visited.parent(i)) {
+        chain.push(p);
+    }
+    chain.reverse();
+    let mut key = space.start_key().unwrap_or_default();
+    let mut route = Vec::new();
+    for &next in &chain[1..] {
+        let want = visited.fingerprint(next);
+        let mut found = None;
+        space.legs(&key, work, |leg, k| {
+            if found.is_none() && !leg.won && fingerprint::of_words(k) & visited::KEPT == want {
+                found = Some((leg, k.clone()));
+            }
+        });
+        let Some((leg, k)) = found else {
+            // Unreachable for a sound set: the node was found this way.
+            return route;
+        };
+        // `legs` flooded from `key`, so the walk is read from `work`.
+        space.walk_to(leg.from, work, &mut route);
+        route.push(leg.dir);
+        key = k;
+    }
+    space.flood(&key, work);
+    space.walk_to(last.from, work, &mut route);
+    route.push(last.dir);
+    route
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testkit;
+    use proptest::prelude::*;
+
+    fn room() -> impl Strategy<Value = String> {
+        (2usize..6, 3usize..7).prop_flat_map(|(h, w)| {
+            let cell = prop::sample::select(&[".", ".", ".", "#", "$", "$", "o", "o", "f"][..]);
+            (
+                prop::collection::vec(prop::collection::vec(cell, w), h),
+                0..h,
+                0..w,
+                any::<bool>(),
+            )
+                .prop_map(move |(mut rows, py, px, open)| {
+                    rows[py][px] = "@";
+                    let mut out = String::from(
+                        "MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\nWALL! IS! STOP!\n",
+                    );
+                    // Open rooms let pushes run into the board's edge.
+                    let wall = vec![if open { "." } else { "#" }; w + 2].join(" ");
+                    out.push_str(&wall);
+                    out.push('\n');
+                    for r in rows {
+                        let side = if open { "." } else { "#" };
+                        out.push_str(&format!("{side} {} {side}\n", r.join(" ")));
+                    }
+                    out.push_str(&wall);
+                    out
+                })
+        })
+    }
+
+    fn space_of(game: &Game) -> Option<PushSpace<'_>> {
+        let (start, _) = game.reset();
+        let rules = game.rules(&start);
+        let dead = DeadCells::new(game, &start, &rules)?;
+        PushSpace::new(game, &start, &rules, &dead)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// The native pushes against the engine, on every node a search of
+        /// a random room reaches: from each cell the walk reaches, each
+        /// move into a PUSH thing gives, on the engine, the successor (and
+        /// win) the native push gives, or is refused or dead where the
+        /// native push lists nothing; and each walk the flood takes is a
+        /// move the engine makes without moving anything else.
+        #[test]
+        fn native_pushes_are_the_engines(b in room()) {
+            let mut level = testkit::level(&b);
+            testkit::terrain(&mut level, &["WALL"]);
+            let game = Game::new(&level);
+            let Some(space) = space_of(&game) else {
+                return Ok(());
+            };
+            let (mut work, mut sc, mut report) = (Work::default(), Scratch::default(), TurnReport::default());
+            let mut seen = std::collections::HashSet::new();
+            let mut queue = vec![space.start_key().expect("a start")];
+            let (mut words, mut out) = (Vec::new(), Vec::new());
+            while let Some(key) = queue.pop() {
+                if !seen.insert(key.clone()) || seen.len() > 300 {
+                    continue;
+                }
+                let mut native = Vec::new();
+                space.legs(&key, &mut work, |leg, next| native.push((leg, next.clone())));
+                space.words_of(&key, &mut words);
+                let mut engine = Vec::new();
+                for &c in &work.order.clone() {
+                    for (d, &(input, dx, dy)) in DIRS.iter().enumerate() {
+                        let mut from = words.clone();
+                        space.place(&mut from, space.player, c);
+                        out.clear();
+                        game.prepare(&from, &mut sc).expect("a YOU thing");
+                        let grid = space.walk[c as usize * 4 + d];
+                        let walks = grid != NONE && work.occupant[grid as usize] == 0;
+                        let accepted = game
+                            .step_prepared(input, &mut sc, false, &mut report, &mut out)
+                            .is_ok();
+                        let next = if accepted {
+                            space.key_of(&out).expect("nothing removed")
+                        } else {
+                            key.clone()
+                        };
+                        let pushed = next[1..] != key[1..];
+                        if !pushed {
+                            // A walk exactly where the flood's grid goes.
+                            let walked = accepted && next[0] != c;
+                            prop_assert_eq!(walked, walks, "from {} going {:?} on\n{}", c, input, b);
+                            if walked {
+                                prop_assert_eq!(next[0], grid);
+                                prop_assert_eq!(Some(grid), space.neighbour(c, dx, dy));
+                            }
+                            continue;
+                        }
+                        if report.won || !space.dead_key(&next) {
+                            engine.push((c, d as u8, report.won, next));
+                        }
+                    }
+                }
+                let listed: Vec<_> = native.iter().map(|(l, n)| (l.from, l.dir, l.won, n.clone())).collect();
+                prop_assert_eq!(&listed, &engine, "from {:?} on\n{}", key, b);
+                queue.extend(native.into_iter().filter(|(l, _)| !l.won).map(|(_, n)| n));
+            }
+        }
+    }
+
+    impl PushSpace<'_> {
+        fn dead_key(&self, key: &[u32]) -> bool {
+            key[1..].iter().filter(|&&c| self.live[c as usize]).count() < self.needed
+        }
+    }
+}
