@@ -54,6 +54,9 @@ pub struct DeadCells {
     blocked: Vec<bool>,
     /// The GOAL cells no fixed word covers, sorted.
     goals: Vec<usize>,
+    /// Per cell, the fewest pushes that could bring a PUSH thing there to
+    /// such a GOAL cell on a board of blocked cells alone (`u32::MAX`: none).
+    pushes: Vec<u32>,
 }
 
 impl DeadCells {
@@ -119,7 +122,8 @@ impl DeadCells {
         if goal_cells.is_empty() || goal_cells.iter().any(|&c| blocked[c]) {
             return None;
         }
-        let live = pull_back(&goal_cells, &blocked, w, h);
+        let pushes = pull_back(&goal_cells, &blocked, w, h);
+        let live = pushes.iter().map(|&d| d != u32::MAX).collect();
         Some(DeadCells {
             pushers,
             live,
@@ -127,6 +131,7 @@ impl DeadCells {
             needed: goal_cells.len(),
             blocked,
             goals: goal_cells,
+            pushes,
         })
     }
 
@@ -172,16 +177,24 @@ impl DeadCells {
     pub fn live_cells(&self) -> &[bool] {
         &self.live
     }
+
+    /// Per cell (row-major), the fewest pushes that could bring a PUSH
+    /// thing there to a GOAL cell, other things aside (`u32::MAX`: none).
+    /// A real push moves a thing one cell, so it lowers this by one at most.
+    pub fn push_distances(&self) -> &[u32] {
+        &self.pushes
+    }
 }
 
-/// The live cells: from each target, every cell a push chain on a board of
-/// `blocked` cells alone can bring a thing from (the thing's cell and the
-/// pusher's behind it both unblocked and on the board).
-fn pull_back(targets: &[usize], blocked: &[bool], w: usize, h: usize) -> Vec<bool> {
-    let mut live = vec![false; w * h];
+/// The pushes each cell is from a target: from each target, every cell a
+/// push chain on a board of `blocked` cells alone can bring a thing from
+/// (the thing's cell and the pusher's behind it both unblocked and on the
+/// board), with the fewest pushes that takes; `u32::MAX` for the others.
+fn pull_back(targets: &[usize], blocked: &[bool], w: usize, h: usize) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; w * h];
     let mut queue = std::collections::VecDeque::new();
     for &t in targets {
-        live[t] = true;
+        dist[t] = 0;
         queue.push_back(t);
     }
     let free = |x: isize, y: isize| {
@@ -198,14 +211,14 @@ fn pull_back(targets: &[usize], blocked: &[bool], w: usize, h: usize) -> Vec<boo
             let (fx, fy) = (x - dx, y - dy);
             if free(fx, fy) && free(fx - dx, fy - dy) {
                 let from = fy as usize * w + fx as usize;
-                if !live[from] {
-                    live[from] = true;
+                if dist[from] == u32::MAX {
+                    dist[from] = dist[c] + 1;
                     queue.push_back(from);
                 }
             }
         }
     }
-    live
+    dist
 }
 
 #[cfg(test)]

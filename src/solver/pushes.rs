@@ -90,6 +90,9 @@ pub struct PushSpace<'g> {
     live: Vec<bool>,
     /// How many GOAL cells a win needs covered.
     needed: usize,
+    /// Per cell, the fewest pushes from it to a GOAL cell
+    /// ([`DeadCells::push_distances`]).
+    distance: Vec<u32>,
 }
 
 /// A node: the player's cell, then each PUSH thing's, in entity order.
@@ -143,11 +146,15 @@ impl<'g> PushSpace<'g> {
             goal: vec![false; cells],
             live: dead.live_cells().to_vec(),
             needed: dead.needed(),
+            distance: dead.push_distances().to_vec(),
         };
         for &g in dead.goal_cells() {
             space.goal[g] = true;
         }
-        if space.blocked.len() != cells || space.live.len() != cells {
+        if space.blocked.len() != cells
+            || space.live.len() != cells
+            || space.distance.len() != cells
+        {
             return None;
         }
         // Movers in distinct cells: the native pushes assume one per cell.
@@ -398,6 +405,24 @@ impl PushSpace<'_> {
         }
     }
 
+    /// A lower bound on the moves from node `key` to a win: the `needed`-th
+    /// smallest push distance among its PUSH things. A win has `needed`
+    /// distinct PUSH things on GOAL cells, each at least its distance in
+    /// pushes away, and a move pushes each thing one cell at most, lowering
+    /// each distance by one at most (chains included). So the bound never
+    /// overestimates, and it drops by at most one per move: it is
+    /// consistent, and a node's first settling in order of moves plus
+    /// bound is still at its fewest moves.
+    fn estimate(&self, key: &[u32], scratch: &mut Vec<u32>) -> u32 {
+        scratch.clear();
+        scratch.extend(key[1..].iter().map(|&c| self.distance[c as usize]));
+        if self.needed == 0 || self.needed > scratch.len() {
+            return 0;
+        }
+        let (_, nth, _) = scratch.select_nth_unstable(self.needed - 1);
+        *nth
+    }
+
     /// The moves of the walk from node `key`'s player to `to` (after
     /// [`PushSpace::flood`] on `key`).
     fn walk_to(&self, to: u32, work: &Work, route: &mut Vec<u8>) {
@@ -464,6 +489,10 @@ impl Bucket {
     }
 }
 
+/// A successor waiting for its insert: its moves, its bucket (moves plus
+/// bound), the push direction and its fingerprint.
+type Successor = (u32, u32, u8, u128);
+
 /// Bit of a node's move count once it is settled.
 const SETTLED: u32 = 1 << 31;
 
@@ -492,22 +521,26 @@ pub fn search(
     moves_to.push(0);
     let mut bucket = Bucket::default();
     pending_bytes += bucket.push(0, &start, wide);
-    pending.insert(0, bucket);
+    pending.insert(space.estimate(&start, &mut Vec::new()), bucket);
     let mut key = start.clone();
-    // One node's successors: (moves, push direction, fingerprint), keys.
-    let (mut found, mut found_keys): (Vec<(u32, u8, u128)>, Vec<u32>) = (Vec::new(), Vec::new());
+    // One node's successors (`Successor`) and their keys, one after another.
+    let mut found: Vec<Successor> = Vec::new();
+    let mut found_keys: Vec<u32> = Vec::new();
     // The best win so far: (moves, the node it leaves from, the leg).
     let mut best: Option<(u32, u32, Leg)> = None;
     let (mut expanded, mut peak, mut depth) = (0u64, 0usize, 0u32);
     let bytes = |visited: &Visited, moves_to: &Vec<u32>, pending: usize| {
         visited.bytes() + moves_to.capacity() * 4 + pending
     };
-    while let Some((cost, nodes)) = pending.pop_first() {
-        if best.is_some_and(|(moves, ..)| cost + 1 >= moves) {
+    // Buckets are by moves plus the node's bound (`estimate`), so a
+    // bucket's nodes lead to no win shorter than its number.
+    let mut scratch = Vec::new();
+    while let Some((bound, nodes)) = pending.pop_first() {
+        if best.is_some_and(|(moves, ..)| bound >= moves) {
             pending_bytes -= nodes.bytes.capacity();
             break;
         }
-        depth = cost;
+        depth = bound;
         progress(Progress {
             expanded,
             stored: visited.len() as u64,
@@ -515,6 +548,7 @@ pub fn search(
         });
         for n in 0..nodes.len(key.len(), wide) {
             let index = nodes.read(n, &mut key, wide);
+            let cost = bound - space.estimate(&key, &mut scratch);
             // A node found again for fewer moves has a newer entry.
             if moves_to[index as usize] != cost {
                 continue;
@@ -572,7 +606,12 @@ pub fn search(
             found_keys.clear();
             space.legs(&key, &mut work, |leg, next| {
                 let moves = cost + leg.walk + 1;
-                if best.is_some_and(|(m, ..)| moves >= m) {
+                let bound = if leg.won {
+                    moves
+                } else {
+                    moves + space.estimate(next, &mut scratch)
+                };
+                if best.is_some_and(|(m, ..)| bound >= m) {
                     return;
                 }
                 if leg.won {
@@ -580,17 +619,19 @@ pub fn search(
                     return;
                 }
                 let fp = fingerprint::of_words(next) & visited::KEPT;
-                found.push((moves, leg.dir, fp));
+                found.push((moves, bound, leg.dir, fp));
                 found_keys.extend_from_slice(next);
             });
-            for &(_, _, fp) in &found {
+            for &(.., fp) in &found {
                 visited.prefetch(fp);
             }
-            for &(_, _, fp) in &found {
+            for &(.., fp) in &found {
                 visited.prefetch_fingerprint(fp);
             }
-            for (&(moves, dir, fp), next) in found.iter().zip(found_keys.chunks_exact(key.len())) {
-                if best.is_some_and(|(m, ..)| moves >= m) {
+            for (&(moves, bound, dir, fp), next) in
+                found.iter().zip(found_keys.chunks_exact(key.len()))
+            {
+                if best.is_some_and(|(m, ..)| bound >= m) {
                     continue;
                 }
                 let at = match visited.insert(fp, index, dir) {
@@ -612,7 +653,7 @@ pub fn search(
                         i
                     }
                 };
-                pending_bytes += pending.entry(moves).or_default().push(at, next, wide);
+                pending_bytes += pending.entry(bound).or_default().push(at, next, wide);
             }
         }
         peak = peak.max(bytes(&visited, &moves_to, pending_bytes));
