@@ -238,9 +238,11 @@ impl Space for LevelSpace<'_> {
     }
 }
 
-/// Searches `game` under `constraints`: [`super::search`] on a [`LevelSpace`],
-/// with a start state excluded by a forbid search counting as exhausted.
-/// `jobs` threads expand each layer; the result is the one of one thread.
+/// Searches `game` under `constraints`: the push search ([`super::pushes`])
+/// where it applies, else [`super::search`] on a [`LevelSpace`], with a
+/// start state excluded by a forbid search counting as exhausted. `jobs`
+/// threads expand each layer of the move search; the result is the one of
+/// one thread.
 pub fn search_level(
     game: &Game,
     constraints: Constraints,
@@ -250,25 +252,16 @@ pub fn search_level(
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
     let space = LevelSpace::new(game, constraints);
-    if space.start_excluded() {
-        return Outcome {
-            verdict: Verdict::Unsolved,
-            expanded: 0,
-            stored: 0,
-            depth: 0,
-            peak_bytes: 0,
-            visited_bytes: 0,
-            limit: None,
-        };
-    }
-    if let Some(pushes) = space.push_space() {
+    if !space.start_excluded()
+        && let Some(pushes) = space.push_space()
+    {
         return super::pushes::search(&pushes, limits, cancel, progress);
     }
-    super::search(&space, limits, jobs, cancel, progress)
+    search_space(&space, limits, jobs, cancel, progress)
 }
 
 /// [`search_level`] over moves whatever the level: the plain search the
-/// push search is tested against (and the benchmark's baseline).
+/// push search is tested against.
 pub fn search_moves(
     game: &Game,
     constraints: Constraints,
@@ -277,7 +270,24 @@ pub fn search_moves(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
-    let space = LevelSpace::new(game, constraints);
+    search_space(
+        &LevelSpace::new(game, constraints),
+        limits,
+        jobs,
+        cancel,
+        progress,
+    )
+}
+
+/// The move search of `space`, a start excluded by its constraints
+/// counting as exhausted.
+fn search_space(
+    space: &LevelSpace,
+    limits: Limits,
+    jobs: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
     if space.start_excluded() {
         return Outcome {
             verdict: Verdict::Unsolved,
@@ -289,7 +299,7 @@ pub fn search_moves(
             limit: None,
         };
     }
-    super::search(&space, limits, jobs, cancel, progress)
+    super::search(space, limits, jobs, cancel, progress)
 }
 
 /// The letters of a route of action indices, for a space with `inputs`.
