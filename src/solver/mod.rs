@@ -219,6 +219,27 @@ fn expand<S: Space>(space: &S, layer: &Layer, c: usize, out: &mut Chunk) {
 /// overlap instead of following one another.
 const PREFETCH: usize = 16;
 
+/// Whether a search holding `used` bytes and `stored` states may go on;
+/// otherwise how it ends: cancelled when a `check` run's shared cap
+/// (`pool`) evicts it, LIMIT (memory) over the cap or near the visited
+/// set's index range.
+fn memory_allows(
+    used: usize,
+    stored: usize,
+    limits: &Limits,
+) -> Result<(), (Verdict, Option<LimitKind>)> {
+    let over = match pool::reserve(used) {
+        None => used > limits.memory,
+        Some(pool::Answer::Granted) => false,
+        Some(pool::Answer::OverCap) => true,
+        Some(pool::Answer::Evicted) => return Err((Verdict::Cancelled, None)),
+    };
+    if over || stored + 8192 > visited::MAX_STATES {
+        return Err((Verdict::Limit, Some(LimitKind::Memory)));
+    }
+    Ok(())
+}
+
 /// The sequential half of a search: the visited set, the layer being found
 /// and the figures, fed the expanded chunks in layer order.
 struct Run<'a> {
@@ -286,17 +307,9 @@ impl Run<'_> {
                 }
                 let used = self.bytes(frontier);
                 self.peak = self.peak.max(used);
-                // In a `check` run the cap is the run's, shared (`pool`).
-                let over = match pool::reserve(used) {
-                    None => used > self.limits.memory,
-                    Some(pool::Answer::Granted) => false,
-                    Some(pool::Answer::OverCap) => true,
-                    Some(pool::Answer::Evicted) => {
-                        return Some(self.outcome(Verdict::Cancelled, None, frontier));
-                    }
-                };
-                if over || self.visited.len() + 8192 > visited::MAX_STATES {
-                    return Some(self.outcome(Verdict::Limit, Some(LimitKind::Memory), frontier));
+                if let Err((verdict, limit)) = memory_allows(used, self.visited.len(), &self.limits)
+                {
+                    return Some(self.outcome(verdict, limit, frontier));
                 }
                 if self.expanded.is_multiple_of(4096) {
                     self.report();

@@ -40,7 +40,7 @@
 use super::deadlock::DeadCells;
 use super::level::Constraints;
 use super::visited::{self, Insert, Visited};
-use super::{LimitKind, Limits, Outcome, Progress, Verdict, fingerprint, pool};
+use super::{LimitKind, Limits, Outcome, Progress, Verdict, fingerprint, memory_allows, pool};
 use crate::engine::{EntId, Game, Input, Rules, Scratch, State, Tok, TurnReport, TurnResult};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -572,23 +572,8 @@ pub fn search(
                 if cancel.load(Ordering::Relaxed) {
                     return ended(Verdict::Cancelled, None, &visited, expanded, depth, peak);
                 }
-                let over = match pool::reserve(used) {
-                    None => used > limits.memory,
-                    Some(pool::Answer::Granted) => false,
-                    Some(pool::Answer::OverCap) => true,
-                    Some(pool::Answer::Evicted) => {
-                        return ended(Verdict::Cancelled, None, &visited, expanded, depth, peak);
-                    }
-                };
-                if over || visited.len() + 8192 > visited::MAX_STATES {
-                    return ended(
-                        Verdict::Limit,
-                        Some(LimitKind::Memory),
-                        &visited,
-                        expanded,
-                        depth,
-                        peak,
-                    );
+                if let Err((verdict, limit)) = memory_allows(used, visited.len(), &limits) {
+                    return ended(verdict, limit, &visited, expanded, depth, peak);
                 }
                 if expanded.is_multiple_of(4096) {
                     progress(Progress {
