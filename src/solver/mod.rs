@@ -12,6 +12,7 @@ pub mod deadlock;
 pub mod fingerprint;
 pub mod frontier;
 pub mod level;
+pub mod matching;
 pub mod pool;
 pub mod pushes;
 pub mod visited;

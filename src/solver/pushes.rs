@@ -10,7 +10,12 @@
 //! (the engine decides the push, chains included), or is refused.
 //!
 //! **The search.** A node is a state right after a push (and the start): the
-//! player's cell and every PUSH thing's. Between two pushes the player only
+//! player's cell and the set of cells holding PUSH things, in increasing
+//! order. Which PUSH thing holds which cell makes no difference: a push
+//! moves whatever line of them stands ahead, and a GOAL cell is covered by
+//! any of them (the fragment has no other property, and the native pushes
+//! below are checked against the engine), so states that differ only by a
+//! permutation of the PUSH things are one node. Between two pushes the player only
 //! walks, and a walk between two cells is as short as the board of that
 //! node allows, so a route is a sequence of (walk to a cell next to a PUSH
 //! thing, push) legs, each costing its walk's length plus one move.
@@ -39,6 +44,7 @@
 
 use super::deadlock::DeadCells;
 use super::level::Constraints;
+use super::matching::{Assignment, Segments, UNREACHABLE};
 use super::visited::{self, Insert, Visited};
 use super::{LimitKind, Limits, Outcome, Progress, Verdict, fingerprint, memory_allows, pool};
 use crate::engine::{EntId, Game, Input, Rules, Scratch, State, Tok, TurnReport, TurnResult};
@@ -93,6 +99,11 @@ pub struct PushSpace<'g> {
     /// Per cell, the fewest pushes from it to a GOAL cell
     /// ([`DeadCells::push_distances`]).
     distance: Vec<u32>,
+    /// The segment distances of the assignment bound ([`matching`]), or
+    /// `None` on boards too large for its table.
+    ///
+    /// [`matching`]: super::matching
+    segments: Option<Segments>,
 }
 
 /// A node: the player's cell, then each PUSH thing's, in entity order.
@@ -147,6 +158,7 @@ impl<'g> PushSpace<'g> {
             live: dead.live_cells().to_vec(),
             needed: dead.needed(),
             distance: dead.push_distances().to_vec(),
+            segments: None,
         };
         for &g in dead.goal_cells() {
             space.goal[g] = true;
@@ -175,6 +187,13 @@ impl<'g> PushSpace<'g> {
             }
         }
         space.walk = space.walk_grid()?;
+        // The table holds a u32 per GOAL cell and cell (16 MiB at most),
+        // and an assignment costs `O(goals² · things)` per node taken: a
+        // Sokoban room has a few dozen of each.
+        let goals = dead.goal_cells().len();
+        if goals <= 64 && space.pushers.len() <= 256 && goals.saturating_mul(cells) <= 1 << 22 {
+            space.segments = Some(Segments::new(dead.goal_cells(), &space.blocked, width));
+        }
         Some(space)
     }
 
@@ -256,11 +275,16 @@ impl<'g> PushSpace<'g> {
         self.key_of(&self.start)
     }
 
+    /// The node of engine `words`: the player's cell, then the PUSH
+    /// things' cells in increasing order (module comment: which thing
+    /// stands where makes no difference here).
     fn key_of(&self, words: &[u32]) -> Option<Key> {
-        std::iter::once(self.player)
+        let mut key: Key = std::iter::once(self.player)
             .chain(self.pushers.iter().copied())
             .map(|e| self.cell_of(words, e))
-            .collect()
+            .collect::<Option<_>>()?;
+        key[1..].sort_unstable();
+        Some(key)
     }
 
     /// The engine words of node `key`.
@@ -290,6 +314,28 @@ struct Work {
     /// The cells the walk reached, in order of distance.
     order: Vec<u32>,
     next: Key,
+    /// The assignment bound's buffers.
+    assignment: Assignment,
+    /// The cheap bound's buffer.
+    distances: Vec<u32>,
+    /// Recent assignment bounds, direct-mapped by the fingerprint of the
+    /// PUSH things' cells (the bound ignores the player, and one
+    /// arrangement comes back with the player beside each side of it):
+    /// per slot, 63 bits of that fingerprint (0: empty) and the bound.
+    /// Sized by [`Work::size_bounds`]; empty until then.
+    bounds: Vec<(u64, u32)>,
+}
+
+impl Work {
+    /// Grows the cache of assignment bounds to a quarter of the `stored`
+    /// nodes (a power of two, 2^20 slots at most, so 16 MiB), so a small
+    /// search pays little for it; a resize starts it empty.
+    fn size_bounds(&mut self, stored: usize) {
+        let want = (stored / 4).next_power_of_two().min(1 << 20);
+        if want >= 1024 && want > self.bounds.len() {
+            self.bounds = vec![(0, 0); want];
+        }
+    }
 }
 
 /// One push found from a node; the successor's key is in [`Work::next`].
@@ -380,15 +426,25 @@ impl PushSpace<'_> {
                 if !won && alive < self.needed {
                     continue;
                 }
+                // The line's cells stay held but `first`, which the
+                // player takes, and `past` is held now: the successor's
+                // cells are the node's with `first` swapped for `past`,
+                // kept in increasing order.
                 work.next.clear();
-                work.next.extend_from_slice(key);
-                work.next[0] = first;
-                let step = (dy * self.width as i32 + dx) as u32;
-                let mut at = first;
-                while at != past {
-                    let i = usize::from(work.occupant[at as usize]);
-                    work.next[i] = work.next[i].wrapping_add(step);
-                    at = at.wrapping_add(step);
+                work.next.push(first);
+                let mut placed = false;
+                for &c in &key[1..] {
+                    if c == first {
+                        continue;
+                    }
+                    if !placed && past < c {
+                        work.next.push(past);
+                        placed = true;
+                    }
+                    work.next.push(c);
+                }
+                if !placed {
+                    work.next.push(past);
                 }
                 let next = std::mem::take(&mut work.next);
                 leg(
@@ -423,6 +479,38 @@ impl PushSpace<'_> {
         *nth
     }
 
+    /// A lower bound on the moves from node `key` to a win, or at least
+    /// [`UNREACHABLE`] when there is none: the larger of the cheap bound
+    /// ([`PushSpace::estimate`]) and the segment assignment
+    /// ([`super::matching`]). Both are consistent (a walk leaves them
+    /// unchanged, a push lowers them by one at most), so their maximum is.
+    ///
+    /// Assignments are remembered by a 64-bit fingerprint of the PUSH
+    /// things' cells ([`Work::bounds`]); two arrangements sharing one slot
+    /// and those bits are taken for one with odds of 2^-63 per lookup, far
+    /// below the visited set's own collision bound.
+    fn bound(&self, key: &[u32], work: &mut Work) -> u32 {
+        let cheap = self.estimate(key, &mut work.distances);
+        let Some(segments) = &self.segments else {
+            return cheap;
+        };
+        if work.bounds.is_empty() {
+            return cheap.max(segments.bound(&key[1..], &mut work.assignment));
+        }
+        let fp = fingerprint::of_words(&key[1..]);
+        let tag = fp as u64 | 1;
+        let slot = (fp >> 64) as usize & (work.bounds.len() - 1);
+        let (seen, known) = work.bounds[slot];
+        let full = if seen == tag {
+            known
+        } else {
+            let full = segments.bound(&key[1..], &mut work.assignment);
+            work.bounds[slot] = (tag, full);
+            full
+        };
+        cheap.max(full)
+    }
+
     /// The moves of the walk from node `key`'s player to `to` (after
     /// [`PushSpace::flood`] on `key`).
     fn walk_to(&self, to: u32, work: &Work, route: &mut Vec<u8>) {
@@ -441,7 +529,7 @@ impl PushSpace<'_> {
     }
 }
 
-/// The pending nodes of one move count, in the order found: per node its
+/// The pending nodes of one bucket, in the order found: per node its
 /// index in the visited set (4 bytes) and its key's cells, one byte each
 /// on boards of at most 256 cells, two otherwise. Grows by an eighth, so
 /// its slack stays small (the frontier counts in bytes per state).
@@ -496,6 +584,10 @@ type Successor = (u32, u32, u8, u128);
 /// Bit of a node's move count once it is settled.
 const SETTLED: u32 = 1 << 31;
 
+/// Bit of a pending entry's index when its bucket is the node's moves plus
+/// its full bound (visited-set indices stay below 2^27).
+const EXACT: u32 = 1 << 31;
+
 /// Searches `space` (see the module comment) within `limits`.
 pub fn search(
     space: &PushSpace,
@@ -510,7 +602,7 @@ pub fn search(
         return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
     };
     // Per stored node, the fewest moves found to it (with [`SETTLED`] once
-    // settled); pending nodes by move count, each an index and the key's
+    // settled); pending nodes by bucket, each an index and the key's
     // cells, in the order found.
     let mut moves_to: Vec<u32> = Vec::new();
     let wide = space.cells > 256;
@@ -520,8 +612,12 @@ pub fn search(
     let _ = visited.insert(fp, u32::MAX, 0);
     moves_to.push(0);
     let mut bucket = Bucket::default();
-    pending_bytes += bucket.push(0, &start, wide);
-    pending.insert(space.estimate(&start, &mut Vec::new()), bucket);
+    pending_bytes += bucket.push(EXACT, &start, wide);
+    let first = space.bound(&start, &mut work);
+    if first >= UNREACHABLE {
+        return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
+    }
+    pending.insert(first, bucket);
     let mut key = start.clone();
     // One node's successors (`Successor`) and their keys, one after another.
     let mut found: Vec<Successor> = Vec::new();
@@ -529,11 +625,17 @@ pub fn search(
     // The best win so far: (moves, the node it leaves from, the leg).
     let mut best: Option<(u32, u32, Leg)> = None;
     let (mut expanded, mut peak, mut depth) = (0u64, 0usize, 0u32);
-    let bytes = |visited: &Visited, moves_to: &Vec<u32>, pending: usize| {
-        visited.bytes() + moves_to.capacity() * 4 + pending
+    let bytes = |visited: &Visited, moves_to: &Vec<u32>, pending: usize, work: &Work| {
+        visited.bytes() + moves_to.capacity() * 4 + pending + work.bounds.capacity() * 16
     };
-    // Buckets are by moves plus the node's bound (`estimate`), so a
-    // bucket's nodes lead to no win shorter than its number.
+    // Buckets are by moves plus a lower bound on the moves left, so a
+    // bucket's nodes lead to no win shorter than its number. The full
+    // bound (`PushSpace::bound`, an assignment) is worked out only for the
+    // nodes taken from a bucket; a successor is filed under the cheap
+    // bound or its parent's full bound less the leg's moves, whichever is
+    // larger (both at most its own full bound, as the bound is
+    // consistent), and moved on to its full bound's bucket when taken, its
+    // entry marked `EXACT` then.
     let mut scratch = Vec::new();
     while let Some((bound, nodes)) = pending.pop_first() {
         if best.is_some_and(|(moves, ..)| bound >= moves) {
@@ -547,15 +649,37 @@ pub fn search(
             depth,
         });
         for n in 0..nodes.len(key.len(), wide) {
-            let index = nodes.read(n, &mut key, wide);
-            let cost = bound - space.estimate(&key, &mut scratch);
-            // A node found again for fewer moves has a newer entry.
-            if moves_to[index as usize] != cost {
+            let entry = nodes.read(n, &mut key, wide);
+            let index = entry & !EXACT;
+            // A node found again for fewer moves has a newer entry, taken
+            // first (its bucket is lower) and settled then.
+            let cost = moves_to[index as usize];
+            if cost & SETTLED != 0 {
                 continue;
             }
+            let left = if entry & EXACT != 0 {
+                bound.saturating_sub(cost)
+            } else {
+                let left = space.bound(&key, &mut work);
+                if left >= UNREACHABLE {
+                    // No win from here: never expanded, never filed again.
+                    moves_to[index as usize] |= SETTLED;
+                    continue;
+                }
+                if cost + left > bound {
+                    pending_bytes +=
+                        pending
+                            .entry(cost + left)
+                            .or_default()
+                            .push(index | EXACT, &key, wide);
+                    continue;
+                }
+                left
+            };
+            debug_assert_eq!(cost + left, bound, "a consistent bound");
             moves_to[index as usize] |= SETTLED;
             if expanded >= limits.states {
-                let used = bytes(&visited, &moves_to, pending_bytes);
+                let used = bytes(&visited, &moves_to, pending_bytes, &work);
                 return ended(
                     Verdict::Limit,
                     Some(LimitKind::States),
@@ -567,7 +691,8 @@ pub fn search(
             }
             expanded += 1;
             if expanded.is_multiple_of(1024) {
-                let used = bytes(&visited, &moves_to, pending_bytes);
+                work.size_bounds(visited.len());
+                let used = bytes(&visited, &moves_to, pending_bytes, &work);
                 peak = peak.max(used);
                 if cancel.load(Ordering::Relaxed) {
                     return ended(Verdict::Cancelled, None, &visited, expanded, depth, peak);
@@ -594,7 +719,8 @@ pub fn search(
                 let bound = if leg.won {
                     moves
                 } else {
-                    moves + space.estimate(next, &mut scratch)
+                    let inherited = left.saturating_sub(leg.walk + 1);
+                    moves + space.estimate(next, &mut scratch).max(inherited)
                 };
                 if best.is_some_and(|(m, ..)| bound >= m) {
                     return;
@@ -641,10 +767,10 @@ pub fn search(
                 pending_bytes += pending.entry(bound).or_default().push(at, next, wide);
             }
         }
-        peak = peak.max(bytes(&visited, &moves_to, pending_bytes));
+        peak = peak.max(bytes(&visited, &moves_to, pending_bytes, &work));
         pending_bytes -= nodes.bytes.capacity();
     }
-    peak = peak.max(bytes(&visited, &moves_to, pending_bytes));
+    peak = peak.max(bytes(&visited, &moves_to, pending_bytes, &work));
     let Some((moves, index, leg)) = best else {
         return ended(Verdict::Unsolved, None, &visited, expanded, depth, peak);
     };
@@ -818,6 +944,86 @@ mod tests {
                 queue.extend(native.into_iter().filter(|(l, _)| !l.won).map(|(_, n)| n));
             }
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// The bound the push search settles nodes by is consistent on
+        /// every node a search of a random room reaches: no leg (a walk and
+        /// a push, chains included) lowers it by more than the leg's moves,
+        /// and it is 0 where a leg wins. With 0 at every win, that makes it
+        /// a lower bound too, and a node called hopeless (at least
+        /// `UNREACHABLE`) never leads to a win. Rooms with two or three
+        /// things in a line on the way to the docks are where a sum of
+        /// push distances would overestimate.
+        #[test]
+        fn the_bound_is_consistent(b in room()) {
+            let mut level = testkit::level(&b);
+            testkit::terrain(&mut level, &["WALL"]);
+            let game = Game::new(&level);
+            let Some(space) = space_of(&game) else {
+                return Ok(());
+            };
+            let mut work = Work::default();
+            let mut bound_work = Work::default();
+            let mut seen = std::collections::HashSet::new();
+            let mut queue = vec![space.start_key().expect("a start")];
+            while let Some(key) = queue.pop() {
+                if !seen.insert(key.clone()) || seen.len() > 2000 {
+                    continue;
+                }
+                let here = space.bound(&key, &mut bound_work);
+                let mut legs = Vec::new();
+                space.legs(&key, &mut work, |leg, next| legs.push((leg, next.clone())));
+                for (leg, next) in legs {
+                    let there = if leg.won { 0 } else { space.bound(&next, &mut bound_work) };
+                    if leg.won {
+                        let at_win = space.bound(&next, &mut bound_work);
+                        prop_assert_eq!(at_win, 0, "{:?} wins on\n{}", next, b);
+                    }
+                    prop_assert!(
+                        here <= there.saturating_add(leg.walk + 1),
+                        "{} from {:?}, {} after {:?} ({} moves) on\n{}",
+                        here, key, there, next, leg.walk + 1, b
+                    );
+                    if !leg.won {
+                        queue.push(next);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A line of crates pushed as one: the assignment counts one segment
+    /// per crate's straight run, not one push per cell, so the bound stays
+    /// at most the route's moves (a sum of push distances would say 6 for
+    /// a level won in 3 moves).
+    #[test]
+    fn a_chain_push_is_one_segment() {
+        let b = "MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n\
+                 # # # # # # # #\n# @ $ $ . o o #\n# # # # # # # #";
+        let mut level = testkit::level(b);
+        testkit::terrain(&mut level, &["WALL"]);
+        let game = Game::new(&level);
+        let space = space_of(&game).expect("a sealed room");
+        let start = space.start_key().expect("a start");
+        let segments = space.segments.as_ref().expect("a small board");
+        assert_eq!(segments.bound(&start[1..], &mut Assignment::default()), 2);
+        let bound = space.bound(&start, &mut Work::default());
+        assert_eq!(
+            bound, 3,
+            "the cheap bound: the second crate is 3 pushes away"
+        );
+        let out = search(
+            &space,
+            Limits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let Verdict::Solved(route) = out.verdict else {
+            panic!("{:?}", out.verdict);
+        };
+        assert_eq!(route.len(), 3);
     }
 
     impl PushSpace<'_> {

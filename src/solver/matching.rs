@@ -1,0 +1,273 @@
+//! A lower bound on the moves of a sealed Sokoban room that holds with
+//! chain pushes: the cheapest assignment of GOAL cells to PUSH things,
+//! each pair costing the fewest straight *segments* the thing needs.
+//!
+//! **Why segments.** Sokoban solvers bound the pushes left by matching
+//! crates to docks at their push distances. Here one move can push a whole
+//! line of things one cell each, so a sum of push distances overestimates
+//! (a line of three saves two pushes per move). Look at the cells instead
+//! of the things: a push of the line `first, first + d, …, past - d` leaves
+//! every cell of the line held except `first`, and holds `past`, which was
+//! free. Things are interchangeable for a GOAL win, so a move is, as far as
+//! the win can tell, one *token* jumping from `first` to `past` along a
+//! straight segment: `first - d` (where the player stands) and every cell
+//! from `first` to `past` unblocked and on the board. Each move jumps one
+//! token over one segment, and a win needs a distinct token on each GOAL
+//! cell to cover, so the moves left are at least the cheapest assignment
+//! of those cells to tokens at their segment distances ([`Segments`]).
+//!
+//! **Consistent.** A move changes one token's cell from `first` to `past`,
+//! and `first` is one segment from `past`'s every target, so the bound
+//! drops by at most one per push and not at all on a walk. The push
+//! search can therefore settle a node the first time it is taken in order
+//! of moves plus this bound. A pair with no segment path costs
+//! [`UNREACHABLE`]; an assignment that needs one means no win is left.
+
+/// The cost of a GOAL cell no segment path from the token reaches.
+pub const UNREACHABLE: u32 = 1 << 20;
+
+/// Per GOAL cell to cover, per cell: the fewest segments that bring a
+/// token there to the GOAL cell on a board of blocked cells alone.
+#[derive(Debug, Clone)]
+pub struct Segments {
+    cells: usize,
+    /// `goals × cells`, row by GOAL cell; [`UNREACHABLE`] where none.
+    table: Vec<u32>,
+}
+
+/// The four push directions as cell steps: (dx, dy).
+const STEPS: [(i32, i32); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
+
+impl Segments {
+    /// The segment distances to each of `goals` on a `width`-wide board of
+    /// `blocked.len()` cells.
+    pub fn new(goals: &[usize], blocked: &[bool], width: usize) -> Segments {
+        let cells = blocked.len();
+        let height = cells.checked_div(width).unwrap_or(0);
+        let at = |x: i32, y: i32| {
+            (x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height)
+                .then(|| y as usize * width + x as usize)
+                .filter(|&c| !blocked[c])
+        };
+        let mut table = vec![UNREACHABLE; goals.len() * cells];
+        let mut queue = std::collections::VecDeque::new();
+        for (g, &goal) in goals.iter().enumerate() {
+            let row = &mut table[g * cells..(g + 1) * cells];
+            row[goal] = 0;
+            queue.clear();
+            queue.push_back(goal);
+            while let Some(c) = queue.pop_front() {
+                let (cx, cy) = ((c % width) as i32, (c / width) as i32);
+                for (dx, dy) in STEPS {
+                    // Segments ending at `c` in direction (dx, dy) start at
+                    // `c - k·d` for k = 1, 2, …, through unblocked cells,
+                    // with the player's cell behind the start unblocked.
+                    let mut k = 1;
+                    while let Some(start) = at(cx - k * dx, cy - k * dy) {
+                        if at(cx - (k + 1) * dx, cy - (k + 1) * dy).is_some()
+                            && row[start] == UNREACHABLE
+                        {
+                            row[start] = row[c] + 1;
+                            queue.push_back(start);
+                        }
+                        k += 1;
+                    }
+                }
+            }
+        }
+        Segments { cells, table }
+    }
+
+    /// How many GOAL cells the table covers.
+    pub fn goals(&self) -> usize {
+        self.table.len().checked_div(self.cells).unwrap_or(0)
+    }
+
+    /// The fewest segments from `cell` to GOAL cell number `goal`.
+    pub fn distance(&self, goal: usize, cell: usize) -> u32 {
+        self.table[goal * self.cells + cell]
+    }
+
+    /// The bound for tokens on `cells`: the cheapest assignment of every
+    /// GOAL cell to a distinct token, or at least [`UNREACHABLE`] when
+    /// some GOAL cell cannot get one. `work` is reused between calls.
+    pub fn bound(&self, cells: &[u32], work: &mut Assignment) -> u32 {
+        let goals = self.goals();
+        if goals == 0 {
+            return 0;
+        }
+        if cells.len() < goals {
+            return UNREACHABLE;
+        }
+        work.cost.clear();
+        for g in 0..goals {
+            let row = &self.table[g * self.cells..(g + 1) * self.cells];
+            work.cost.extend(
+                cells
+                    .iter()
+                    .map(|&c| row.get(c as usize).copied().unwrap_or(UNREACHABLE)),
+            );
+        }
+        work.solve(goals, cells.len())
+    }
+}
+
+/// The Hungarian method's buffers: a rectangular assignment of rows (GOAL
+/// cells) to distinct columns (tokens) of least total cost, with the
+/// potentials of the shortest-augmenting-path form, `O(rows² · columns)`.
+#[derive(Debug, Default, Clone)]
+pub struct Assignment {
+    /// `rows × columns` costs, row-major.
+    cost: Vec<u32>,
+    u: Vec<i32>,
+    v: Vec<i32>,
+    /// Per column (1-based, 0 the virtual column), the row it is assigned.
+    row_of: Vec<usize>,
+    way: Vec<usize>,
+    min: Vec<i32>,
+    used: Vec<bool>,
+}
+
+impl Assignment {
+    /// The least total cost of assigning each of `rows` rows a distinct
+    /// column among `columns` (`rows ≤ columns`), over `self.cost`.
+    fn solve(&mut self, rows: usize, columns: usize) -> u32 {
+        let (n, m) = (rows, columns);
+        self.u.clear();
+        self.u.resize(n + 1, 0);
+        self.v.clear();
+        self.v.resize(m + 1, 0);
+        self.row_of.clear();
+        self.row_of.resize(m + 1, 0);
+        self.way.clear();
+        self.way.resize(m + 1, 0);
+        for i in 1..=n {
+            self.row_of[0] = i;
+            let mut j0 = 0;
+            self.min.clear();
+            self.min.resize(m + 1, i32::MAX);
+            self.used.clear();
+            self.used.resize(m + 1, false);
+            loop {
+                self.used[j0] = true;
+                let i0 = self.row_of[j0];
+                let mut delta = i32::MAX;
+                let mut j1 = 0;
+                let row = &self.cost[(i0 - 1) * m..i0 * m];
+                let ui = self.u[i0];
+                for j in 1..=m {
+                    if self.used[j] {
+                        continue;
+                    }
+                    // Costs are at most UNREACHABLE (2^20) and potentials
+                    // stay within a few times the largest cost: i32 holds
+                    // them.
+                    let reduced = row[j - 1] as i32 - ui - self.v[j];
+                    if reduced < self.min[j] {
+                        self.min[j] = reduced;
+                        self.way[j] = j0;
+                    }
+                    if self.min[j] < delta {
+                        delta = self.min[j];
+                        j1 = j;
+                    }
+                }
+                for j in 0..=m {
+                    if self.used[j] {
+                        self.u[self.row_of[j]] += delta;
+                        self.v[j] -= delta;
+                    } else {
+                        self.min[j] -= delta;
+                    }
+                }
+                j0 = j1;
+                if self.row_of[j0] == 0 {
+                    break;
+                }
+            }
+            loop {
+                let j1 = self.way[j0];
+                self.row_of[j0] = self.row_of[j1];
+                j0 = j1;
+                if j0 == 0 {
+                    break;
+                }
+            }
+        }
+        let total: u64 = (1..=m)
+            .filter(|&j| self.row_of[j] != 0)
+            .map(|j| u64::from(self.cost[(self.row_of[j] - 1) * m + (j - 1)]))
+            .sum();
+        total.min(u64::from(u32::MAX)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The least assignment by trying every injective choice.
+    fn brute(cost: &[u32], rows: usize, columns: usize) -> u32 {
+        fn go(cost: &[u32], rows: usize, columns: usize, row: usize, used: &mut Vec<bool>) -> u32 {
+            if row == rows {
+                return 0;
+            }
+            let mut best = u32::MAX;
+            for j in 0..columns {
+                if !used[j] {
+                    used[j] = true;
+                    let rest = go(cost, rows, columns, row + 1, used);
+                    best = best.min(cost[row * columns + j].saturating_add(rest));
+                    used[j] = false;
+                }
+            }
+            best
+        }
+        go(cost, rows, columns, 0, &mut vec![false; columns])
+    }
+
+    proptest! {
+        /// The Hungarian method finds the least assignment, rectangular
+        /// and with unreachable pairs included.
+        #[test]
+        fn assignment_is_the_least(
+            (rows, columns, cost) in (1usize..5).prop_flat_map(|r| (Just(r), r..6)).prop_flat_map(|(r, c)| {
+                (Just(r), Just(c), prop::collection::vec(prop_oneof![4 => 0u32..9, 1 => Just(UNREACHABLE)], r * c))
+            })
+        ) {
+            let mut a = Assignment { cost: cost.clone(), ..Assignment::default() };
+            prop_assert_eq!(a.solve(rows, columns), brute(&cost, rows, columns));
+        }
+    }
+
+    /// In an open corridor a token is one segment from every cell it can
+    /// be pushed to in a line; against a wall it cannot be started.
+    #[test]
+    fn segments_count_straight_pushes() {
+        // A 5 × 3 board, walls around a row of five cells: . . . . .
+        let width = 5;
+        let mut blocked = vec![true; 15];
+        blocked[5..10].fill(false);
+        let s = Segments::new(&[9], &blocked, width);
+        let row: Vec<u32> = (5..10).map(|c| s.distance(0, c)).collect();
+        // Cells 6, 7, 8 have a free cell behind them to push from; 5 does
+        // not (a wall behind it, going right), so it never reaches 9.
+        assert_eq!(row, [UNREACHABLE, 1, 1, 1, 0]);
+    }
+
+    /// A turn takes a second segment.
+    #[test]
+    fn a_corner_takes_two_segments() {
+        // 4 × 4 open board, the goal in a corner (x 3, y 3).
+        let blocked = vec![false; 16];
+        let s = Segments::new(&[15], &blocked, 4);
+        // (1, 1) needs a push right and a push down.
+        assert_eq!(s.distance(0, 5), 2);
+        // (1, 3) needs one push right along the bottom row.
+        assert_eq!(s.distance(0, 13), 1);
+        let mut a = Assignment::default();
+        assert_eq!(s.bound(&[5, 13], &mut a), 1);
+        assert_eq!(s.bound(&[5], &mut a), 2);
+    }
+}
