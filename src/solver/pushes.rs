@@ -327,11 +327,15 @@ struct Work {
 }
 
 impl Work {
-    /// Grows the cache of assignment bounds to a quarter of the `stored`
-    /// nodes (a power of two, 2^20 slots at most, so 16 MiB), so a small
-    /// search pays little for it; a resize starts it empty.
+    /// Grows the cache of assignment bounds to a sixteenth of the
+    /// `stored` nodes, rounded down to a power of two (2^20 slots at most,
+    /// so 16 MiB): a slot's 16 bytes then cost a stored node one byte at
+    /// most. A resize starts it empty.
     fn size_bounds(&mut self, stored: usize) {
-        let want = (stored / 4).next_power_of_two().min(1 << 20);
+        let want = match stored / 16 {
+            0 => 0,
+            n => (1usize << n.ilog2()).min(1 << 20),
+        };
         if want >= 1024 && want > self.bounds.len() {
             self.bounds = vec![(0, 0); want];
         }
@@ -543,8 +547,7 @@ impl Bucket {
         let before = self.bytes.capacity();
         let need = 4 + key.len() * (1 + usize::from(wide));
         if self.bytes.len() + need > self.bytes.capacity() {
-            self.bytes
-                .reserve_exact((self.bytes.len() / 8).max(need * 16));
+            self.bytes.reserve_exact((self.bytes.len() / 8).max(need));
         }
         self.bytes.extend_from_slice(&index.to_le_bytes());
         for &c in key {
@@ -748,7 +751,7 @@ pub fn search(
                 let at = match visited.insert(fp, index, dir) {
                     Insert::New(i) => {
                         if moves_to.len() == moves_to.capacity() {
-                            moves_to.reserve_exact((moves_to.len() / 8).max(16));
+                            moves_to.reserve_exact((moves_to.len() / 8).max(1));
                         }
                         moves_to.push(moves);
                         i
