@@ -875,6 +875,13 @@ mod tests {
         })
     }
 
+    /// The game of test board `b`, its walls as terrain.
+    fn walled(b: &str) -> Game {
+        let mut level = testkit::level(b);
+        testkit::terrain(&mut level, &["WALL"]);
+        Game::new(&level)
+    }
+
     fn space_of(game: &Game) -> Option<PushSpace<'_>> {
         let (start, _) = game.reset();
         let rules = game.rules(&start);
@@ -892,9 +899,7 @@ mod tests {
         /// move the engine makes without moving anything else.
         #[test]
         fn native_pushes_are_the_engines(b in room()) {
-            let mut level = testkit::level(&b);
-            testkit::terrain(&mut level, &["WALL"]);
-            let game = Game::new(&level);
+            let game = walled(&b);
             let Some(space) = space_of(&game) else {
                 return Ok(());
             };
@@ -961,9 +966,7 @@ mod tests {
         /// push distances would overestimate.
         #[test]
         fn the_bound_is_consistent(b in room()) {
-            let mut level = testkit::level(&b);
-            testkit::terrain(&mut level, &["WALL"]);
-            let game = Game::new(&level);
+            let game = walled(&b);
             let Some(space) = space_of(&game) else {
                 return Ok(());
             };
@@ -1005,9 +1008,7 @@ mod tests {
     fn a_chain_push_is_one_segment() {
         let b = "MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n\
                  # # # # # # # #\n# @ $ $ . o o #\n# # # # # # # #";
-        let mut level = testkit::level(b);
-        testkit::terrain(&mut level, &["WALL"]);
-        let game = Game::new(&level);
+        let game = walled(b);
         let space = space_of(&game).expect("a sealed room");
         let start = space.start_key().expect("a start");
         let segments = space.segments.as_ref().expect("a small board");
