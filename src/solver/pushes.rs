@@ -106,7 +106,7 @@ pub struct PushSpace<'g> {
     segments: Option<Segments>,
 }
 
-/// A node: the player's cell, then each PUSH thing's, in entity order.
+/// A node: the player's cell, then the PUSH things' cells in increasing order.
 type Key = Vec<u32>;
 
 impl<'g> PushSpace<'g> {
