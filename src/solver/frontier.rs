@@ -27,25 +27,13 @@
 //! against; a reader's current state) are the same few hundred bytes
 //! whatever the search stores, and are not counted.
 //!
-//! Each state also has an id in the search's sharded visited set
-//! ([`super::shards`]). A shard's states of one layer have consecutive
-//! indices in layer order, so a chunk keeps, per shard, the index of its
-//! first state there (filled in as the states arrive), and the reader
-//! counts on from it: a chunk after the first pays 64 more bytes, a state
-//! nothing.
-//!
-//! Nothing is lossy: a state read back is word for word the state pushed,
-//! with its fingerprint and id.
+//! Nothing is lossy: a state read back is word for word the state pushed.
 
 use super::fingerprint;
-use super::shards::{self, SHARDS};
 use std::sync::Arc;
 
-/// A shard none of a chunk's states has been pushed to yet.
-const UNSET: u32 = u32::MAX;
-
 /// One layer: the states in the order pushed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Default, Clone)]
 pub struct Layer {
     bytes: Vec<u8>,
     /// The last state pushed (the base of the next delta).
@@ -58,11 +46,6 @@ pub struct Layer {
     /// words, low first) and that state's kept fingerprint (three words,
     /// see [`super::visited::KEPT`]): 20 bytes per chunk.
     chunks: Vec<[u32; 5]>,
-    /// Per chunk after the first: per shard, the index there of the
-    /// chunk's first state in that shard ([`UNSET`] when none).
-    starts: Vec<[u32; SHARDS]>,
-    /// The same for the first chunk.
-    first_starts: [u32; SHARDS],
     /// States per chunk, set by the first push.
     chunk: usize,
     len: usize,
@@ -116,12 +99,6 @@ fn get(bytes: &[u8], at: &mut usize) -> u32 {
     v
 }
 
-impl Default for Layer {
-    fn default() -> Self {
-        Layer::new(Arc::from([]))
-    }
-}
-
 impl Layer {
     /// Number of states pushed.
     pub fn len(&self) -> usize {
@@ -137,15 +114,8 @@ impl Layer {
     /// search's start state).
     pub fn new(base: Arc<[u32]>) -> Layer {
         Layer {
-            bytes: Vec::new(),
-            last: Vec::new(),
             base,
-            first: 0,
-            chunks: Vec::new(),
-            starts: Vec::new(),
-            first_starts: [UNSET; SHARDS],
-            chunk: 0,
-            len: 0,
+            ..Layer::default()
         }
     }
 
@@ -153,9 +123,7 @@ impl Layer {
     /// gave): the delta bytes and the chunk index, not the one-state
     /// working copies (module comment).
     pub fn bytes(&self) -> usize {
-        self.bytes.capacity()
-            + self.chunks.capacity() * std::mem::size_of::<[u32; 5]>()
-            + self.starts.capacity() * std::mem::size_of::<[u32; SHARDS]>()
+        self.bytes.capacity() + self.chunks.capacity() * std::mem::size_of::<[u32; 5]>()
     }
 
     /// Number of chunks (see the module comment).
@@ -177,15 +145,11 @@ impl Layer {
         self.bytes.clear();
         self.last.clear();
         self.chunks.clear();
-        self.starts.clear();
-        self.first_starts = [UNSET; SHARDS];
         self.len = 0;
     }
 
-    /// Appends a state whose fingerprint is `fp` and whose id in the
-    /// sharded visited set is `id`. A shard's states must come with
-    /// consecutive indices (module comment).
-    pub fn push(&mut self, words: &[u32], fp: u128, id: u32) {
+    /// Appends a state whose fingerprint is `fp`.
+    pub fn push(&mut self, words: &[u32], fp: u128) {
         if self.len == 0 {
             self.chunk = chunk_states(words.len());
             self.first = fp & super::visited::KEPT;
@@ -202,17 +166,11 @@ impl Layer {
                     (fp >> 32) as u32,
                     (fp >> 64) as u32,
                 ]);
-                self.starts.push([UNSET; SHARDS]);
             }
             self.last.clear();
             self.last.extend_from_slice(&self.base);
         }
         self.len += 1;
-        let (s, index) = shards::split(id);
-        let starts = self.starts.last_mut().unwrap_or(&mut self.first_starts);
-        if starts[s] == UNSET {
-            starts[s] = index;
-        }
         if words.len() != self.last.len() {
             put(&mut self.bytes, WHOLE);
             put(&mut self.bytes, words.len() as u32);
@@ -264,14 +222,14 @@ impl Layer {
     /// Reads the states of chunk `c` back in order (none when `c` is past
     /// the last chunk).
     pub fn reader(&self, c: usize) -> Reader<'_> {
-        let (at, fp, starts) = match c.checked_sub(1) {
-            _ if c >= self.chunks() => (self.bytes.len(), 0, [UNSET; SHARDS]),
-            None => (0, self.first, self.first_starts),
+        let (at, fp) = match c.checked_sub(1) {
+            _ if c >= self.chunks() => (self.bytes.len(), 0),
+            None => (0, self.first),
             Some(k) => {
                 let e = self.chunks[k];
                 let at = u64::from(e[0]) | u64::from(e[1]) << 32;
                 let fp = u128::from(e[2]) | u128::from(e[3]) << 32 | u128::from(e[4]) << 64;
-                (at as usize, fp, self.starts[k])
+                (at as usize, fp)
             }
         };
         Reader {
@@ -279,7 +237,6 @@ impl Layer {
             at,
             current: self.base.to_vec(),
             fp,
-            next: starts,
             first: true,
             left: self.len.saturating_sub(c * self.chunk).min(self.chunk),
         }
@@ -294,8 +251,6 @@ pub struct Reader<'a> {
     current: Vec<u32>,
     /// The fingerprint of `current`.
     fp: u128,
-    /// Per shard, the index there of the chunk's next state in that shard.
-    next: [u32; SHARDS],
     /// Whether the next state is the chunk's first (its fingerprint is stored).
     first: bool,
     /// States left in the chunk.
@@ -303,10 +258,10 @@ pub struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    /// The next state of the chunk, its fingerprint and its id, or `None`
-    /// at the end of the chunk.
+    /// The next state of the chunk and its fingerprint, or `None` at the
+    /// end of the chunk.
     #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<(&[u32], u128, u32)> {
+    pub fn next(&mut self) -> Option<(&[u32], u128)> {
         if self.left == 0 || self.at >= self.bytes.len() {
             return None;
         }
@@ -339,10 +294,7 @@ impl Reader<'_> {
             }
         }
         self.first = false;
-        let s = shards::shard_of(self.fp);
-        let index = self.next[s];
-        self.next[s] = index.wrapping_add(1);
-        Some((&self.current, self.fp, shards::id(s, index)))
+        Some((&self.current, self.fp))
     }
 }
 
@@ -364,7 +316,6 @@ mod tests {
             similar in any::<bool>(),
         ) {
             let mut layer = Layer::default();
-            let mut ids = Ids::starting_at(7);
             let mut pushed = Vec::new();
             for (k, s) in states.iter().enumerate() {
                 // Similar states: each a copy of the first with a few edits.
@@ -380,12 +331,11 @@ mod tests {
                 } else {
                     s.clone()
                 };
-                let fp = fingerprint::of_words(&s);
-                layer.push(&s, fp, ids.next(fp));
+                layer.push(&s, fingerprint::of_words(&s));
                 pushed.push(s);
             }
             prop_assert_eq!(layer.len(), pushed.len());
-            prop_assert_eq!(read_all(&layer, &mut Ids::starting_at(7)), pushed);
+            prop_assert_eq!(read_all(&layer), pushed);
         }
 
         /// Chunks cut the layer where the state length says, each read on
@@ -399,26 +349,19 @@ mod tests {
             let mut layer = Layer::default();
             let mut state: Vec<u32> = (0..len as u32).map(|i| 0x8000_0000 | i << 8).collect();
             let mut pushed = Vec::new();
-            let mut ids = Ids::starting_at(0);
-            let mut given = Vec::new();
             for k in 0..n {
                 let (at, d) = moves[k % moves.len()];
                 state[at.index(len)] ^= d + (k as u32 & 7);
-                let fp = fingerprint::of_words(&state);
-                let id = ids.next(fp);
-                layer.push(&state, fp, id);
-                given.push(id);
+                layer.push(&state, fingerprint::of_words(&state));
                 pushed.push(state.clone());
             }
             let chunk = chunk_states(len);
             prop_assert_eq!(layer.chunks(), n.div_ceil(chunk));
             for c in 0..layer.chunks() {
                 let mut r = layer.reader(c);
-                let range = c * chunk..((c + 1) * chunk).min(n);
-                for (s, &id) in pushed[range.clone()].iter().zip(&given[range]) {
-                    let (words, fp, read) = r.next().unwrap();
+                for s in &pushed[c * chunk..((c + 1) * chunk).min(n)] {
+                    let (words, fp) = r.next().unwrap();
                     prop_assert_eq!(words, s.as_slice());
-                    prop_assert_eq!(read, id);
                     prop_assert_eq!(fp & KEPT, fingerprint::of_words(s) & KEPT);
                 }
                 prop_assert!(r.next().is_none());
@@ -427,31 +370,13 @@ mod tests {
         }
     }
 
-    /// Ids as a sharded visited set hands them out: per shard, indices
-    /// counting on from a start.
-    struct Ids([u32; SHARDS]);
-
-    impl Ids {
-        fn starting_at(n: u32) -> Ids {
-            Ids([n; SHARDS])
-        }
-
-        fn next(&mut self, fp: u128) -> u32 {
-            let s = shards::shard_of(fp & KEPT);
-            self.0[s] += 1;
-            shards::id(s, self.0[s] - 1)
-        }
-    }
-
-    /// Every state of a layer, chunk after chunk, checking fingerprints
-    /// and ids (`ids` as they were given when pushing).
-    fn read_all(layer: &Layer, ids: &mut Ids) -> Vec<Vec<u32>> {
+    /// Every state of a layer, chunk after chunk, checking fingerprints.
+    fn read_all(layer: &Layer) -> Vec<Vec<u32>> {
         let mut out = Vec::new();
         for c in 0..layer.chunks() {
             let mut r = layer.reader(c);
-            while let Some((words, fp, id)) = r.next() {
+            while let Some((words, fp)) = r.next() {
                 assert_eq!(fp & KEPT, fingerprint::of_words(words) & KEPT);
-                assert_eq!(id, ids.next(fp));
                 out.push(words.to_vec());
             }
         }
@@ -462,21 +387,17 @@ mod tests {
     fn a_moved_word_costs_a_few_bytes() {
         let mut layer = Layer::default();
         let mut s: Vec<u32> = (0..300).map(|i| 0x8000_0000 | i).collect();
-        let mut ids = Ids::starting_at(0);
-        let fp = fingerprint::of_words(&s);
-        layer.push(&s, fp, ids.next(fp));
+        layer.push(&s, fingerprint::of_words(&s));
         let whole = layer.bytes.len();
         s[150] += 1;
         s[151] += 256;
-        let fp = fingerprint::of_words(&s);
-        layer.push(&s, fp, ids.next(fp));
+        layer.push(&s, fingerprint::of_words(&s));
         // Count, then (gap, XOR) per word: (150: two bytes, 1: one), (0: one, 0x100: two).
         assert_eq!(layer.bytes.len() - whole, 1 + (2 + 1) + (1 + 2));
         // Far more changes than a one-byte count holds.
         let t: Vec<u32> = s.iter().map(|w| w ^ 1).collect();
-        let fp = fingerprint::of_words(&t);
-        layer.push(&t, fp, ids.next(fp));
-        let all = read_all(&layer, &mut Ids::starting_at(0));
+        layer.push(&t, fingerprint::of_words(&t));
+        let all = read_all(&layer);
         assert_eq!(all[1], s);
         assert_eq!(all[2], t);
     }

@@ -15,13 +15,11 @@ pub mod level;
 pub mod matching;
 pub mod pool;
 pub mod pushes;
-pub mod shards;
 pub mod visited;
 
 use frontier::Layer;
-use shards::{SHARDS, Shards};
 use std::sync::atomic::{AtomicBool, Ordering};
-use visited::Insert;
+use visited::{Insert, Visited};
 
 /// What one accepted turn did, as far as the searches care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -156,11 +154,9 @@ pub struct Progress {
 }
 
 /// The successors found from one chunk of a layer (see [`frontier`]), in
-/// layer and action order, and what their inserts found.
+/// layer and action order, waiting to be inserted.
 #[derive(Debug, Default)]
 struct Chunk {
-    /// Per expanded state, its id in the visited set.
-    ids: Vec<u32>,
     /// Per expanded state, the end of its successors in `successors`.
     ends: Vec<u32>,
     /// Per successor: (action, end of its words in `words`, fingerprint).
@@ -169,31 +165,20 @@ struct Chunk {
     words: Vec<u32>,
     /// The first winning turn: (the state's place in the chunk, action).
     won: Option<(u32, u8)>,
-    /// Per successor, its index in its shard when its insert found it
-    /// new, else [`SEEN`].
-    fate: Vec<u32>,
-    /// The successors inserted, grouped by shard (counting sort): per
-    /// successor, its place in `successors` and its parent's id.
-    by_shard: Vec<(u32, u32)>,
 }
-
-/// The fate of a successor already stored (or never inserted).
-const SEEN: u32 = u32::MAX;
 
 /// Expands chunk `c` of `layer` into `out`: every state of the chunk in
 /// order, each action in order, up to the first win. Reads only the layer,
 /// so chunks are expanded on any thread; what is new is decided when the
 /// chunks are merged, in order ([`Run::merge`]).
 fn expand<S: Space>(space: &S, layer: &Layer, c: usize, out: &mut Chunk) {
-    out.ids.clear();
     out.ends.clear();
     out.successors.clear();
     out.words.clear();
     out.won = None;
     let actions = space.action_count();
     let mut reader = layer.reader(c);
-    while let Some((words, fp, id)) = reader.next() {
-        out.ids.push(id);
+    while let Some((words, fp)) = reader.next() {
         space.enter(words);
         for action in 0..actions {
             let from = out.words.len();
@@ -229,82 +214,11 @@ fn expand<S: Space>(space: &S, layer: &Layer, c: usize, out: &mut Chunk) {
     }
 }
 
-/// How far ahead the successors of the next few visited-set inserts are
-/// prefetched: their slots at this distance, their fingerprints (which
-/// needs the slot) at half of it, so the cache misses overlap instead of
-/// following one another.
+/// How far ahead of the merge the successors of the next few visited-set
+/// inserts are prefetched: their slots at this distance, their
+/// fingerprints (which needs the slot) at half of it, so the cache misses
+/// overlap instead of following one another.
 const PREFETCH: usize = 16;
-
-/// Inserts the successors of chunk `c` (expanded into `out`) into the
-/// shards, each shard in its turn (see [`shards`]), recording each
-/// successor's fate. Only the successors of the chunk's first `allowed`
-/// states are inserted: the search's state budget ends it before the
-/// others are expanded. Returns `false` when `stop` ended the wait for a
-/// turn (the search is over; the chunk is never merged).
-fn dedupe(shards: &Shards, c: usize, allowed: usize, stop: &AtomicBool, out: &mut Chunk) -> bool {
-    let inserted = match allowed.min(out.ends.len()) {
-        0 => 0,
-        n => out.ends[n - 1] as usize,
-    };
-    out.fate.clear();
-    out.fate.resize(out.successors.len(), SEEN);
-    // Counting sort by shard, keeping the found order within a shard.
-    let mut starts = [0usize; SHARDS + 1];
-    for s in &out.successors[..inserted] {
-        starts[shards::shard_of(s.2) + 1] += 1;
-    }
-    for s in 0..SHARDS {
-        starts[s + 1] += starts[s];
-    }
-    out.by_shard.clear();
-    out.by_shard.resize(inserted, (0, 0));
-    let mut at = starts;
-    let mut k = 0usize;
-    for (j, &end) in out.ends.iter().enumerate() {
-        while k < (end as usize).min(inserted) {
-            let s = shards::shard_of(out.successors[k].2);
-            out.by_shard[at[s]] = (k as u32, out.ids[j]);
-            at[s] += 1;
-            k += 1;
-        }
-    }
-    for s in 0..SHARDS {
-        let group = &out.by_shard[starts[s]..starts[s + 1]];
-        if group.is_empty() {
-            // Still this chunk's turn to hand on.
-            if shards.take_turn(s, c, stop).is_none() {
-                return false;
-            }
-            shards.end_turn(s, c);
-            continue;
-        }
-        let Some(mut set) = shards.take_turn(s, c, stop) else {
-            return false;
-        };
-        let fp = |i: usize| out.successors[group[i].0 as usize].2;
-        for i in 0..group.len().min(PREFETCH) {
-            set.prefetch(fp(i));
-            if i < PREFETCH / 2 {
-                set.prefetch_fingerprint(fp(i));
-            }
-        }
-        for (i, &(k, parent)) in group.iter().enumerate() {
-            if i + PREFETCH < group.len() {
-                set.prefetch(fp(i + PREFETCH));
-            }
-            if i + PREFETCH / 2 < group.len() {
-                set.prefetch_fingerprint(fp(i + PREFETCH / 2));
-            }
-            let (action, _, f) = out.successors[k as usize];
-            if let Insert::New(index) = set.insert(f, parent, action) {
-                out.fate[k as usize] = index;
-            }
-        }
-        drop(set);
-        shards.end_turn(s, c);
-    }
-    true
-}
 
 /// Whether a search holding `used` bytes and `stored` states may go on;
 /// otherwise how it ends: cancelled when a `check` run's shared cap
@@ -327,16 +241,13 @@ fn memory_allows(
     Ok(())
 }
 
-/// The sequential half of a search: the counts, the layer being found and
-/// the figures, fed the expanded and inserted chunks in layer order.
+/// The sequential half of a search: the visited set, the layer being found
+/// and the figures, fed the expanded chunks in layer order.
 struct Run<'a> {
     limits: Limits,
     cancel: &'a AtomicBool,
     progress: &'a mut dyn FnMut(Progress),
-    /// Per shard, the states stored there as far as the chunks merged so
-    /// far go (threads may have inserted further ahead).
-    lens: [u32; SHARDS],
-    stored: u64,
+    visited: Visited,
     next: Layer,
     expanded: u64,
     depth: u32,
@@ -344,11 +255,8 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// The bytes held at this point of the merge: the visited set's, from
-    /// its shards' sizes here (so the same on any number of threads), and
-    /// the two layers'.
     fn bytes(&self, frontier: &Layer) -> usize {
-        shards::bytes_at(&self.lens) + frontier.bytes() + self.next.bytes()
+        self.visited.bytes() + frontier.bytes() + self.next.bytes()
     }
 
     fn outcome(&mut self, verdict: Verdict, limit: Option<LimitKind>, frontier: &Layer) -> Outcome {
@@ -356,10 +264,10 @@ impl Run<'_> {
         Outcome {
             verdict,
             expanded: self.expanded,
-            stored: self.stored,
+            stored: self.visited.len() as u64,
             depth: self.depth,
             peak_bytes: self.peak,
-            visited_bytes: shards::bytes_at(&self.lens),
+            visited_bytes: self.visited.bytes(),
             limit,
         }
     }
@@ -367,22 +275,29 @@ impl Run<'_> {
     fn report(&mut self) {
         (self.progress)(Progress {
             expanded: self.expanded,
-            stored: self.stored,
+            stored: self.visited.len() as u64,
             depth: self.depth,
         });
     }
 
-    /// Takes in the successors of `chunk` as if each were inserted as soon
-    /// as it was found: the new ones join the next layer. Returns the
-    /// outcome when the search ends here (a win, a limit, cancellation).
-    /// Every decision is taken here, in layer order, from the chunk's
-    /// contents alone, so how the chunks were expanded and inserted
-    /// (threads, timing) changes nothing.
-    fn merge(&mut self, chunk: &Chunk, frontier: &Layer, shards: &Shards) -> Option<Outcome> {
+    /// Inserts the successors of `chunk`, whose first state has index
+    /// `first` in the visited set, as if each were inserted as soon as it
+    /// was found; the new ones join the next layer. Returns the outcome
+    /// when the search ends here (a win, a limit, cancellation). Every
+    /// decision is taken here, in layer order, from the chunk's contents
+    /// alone, so how the chunks were expanded (threads, timing) changes
+    /// nothing.
+    fn merge(&mut self, chunk: &Chunk, first: u32, frontier: &Layer) -> Option<Outcome> {
         let succ = &chunk.successors;
-        let mut from = 0usize;
-        let mut k = 0usize;
+        for (k, s) in succ.iter().enumerate().take(PREFETCH) {
+            self.visited.prefetch(s.2);
+            if k < PREFETCH / 2 {
+                self.visited.prefetch_fingerprint(s.2);
+            }
+        }
+        let (mut k, mut from) = (0usize, 0usize);
         for (j, &end) in chunk.ends.iter().enumerate() {
+            let this = first + j as u32;
             if self.expanded >= self.limits.states {
                 return Some(self.outcome(Verdict::Limit, Some(LimitKind::States), frontier));
             }
@@ -393,12 +308,7 @@ impl Run<'_> {
                 }
                 let used = self.bytes(frontier);
                 self.peak = self.peak.max(used);
-                let fullest = self.lens.iter().copied().max().unwrap_or(0) as usize;
-                if fullest + 8192 > shards::MAX_SHARD_STATES {
-                    return Some(self.outcome(Verdict::Limit, Some(LimitKind::Memory), frontier));
-                }
-                if let Err((verdict, limit)) =
-                    memory_allows(used, self.stored as usize, &self.limits)
+                if let Err((verdict, limit)) = memory_allows(used, self.visited.len(), &self.limits)
                 {
                     return Some(self.outcome(verdict, limit, frontier));
                 }
@@ -406,16 +316,26 @@ impl Run<'_> {
                     self.report();
                 }
             }
+            // The most common repeat is the way back (a walk undone),
+            // which leads to the grandparent: known to be stored, so its
+            // insert is skipped. Parents of a layer's states are expanded
+            // in order, so these reads are sequential, not cache misses.
+            let grand = self
+                .visited
+                .parent(this)
+                .map(|p| self.visited.fingerprint(p));
             while k < end as usize {
-                let (_, to, fp) = succ[k];
-                let index = chunk.fate[k];
-                if index != SEEN {
-                    let s = shards::shard_of(fp);
-                    debug_assert_eq!(index, self.lens[s], "a shard's inserts in layer order");
-                    self.lens[s] += 1;
-                    self.stored += 1;
-                    self.next
-                        .push(&chunk.words[from..to as usize], fp, shards::id(s, index));
+                let (action, to, fp) = succ[k];
+                if let Some(s) = succ.get(k + PREFETCH) {
+                    self.visited.prefetch(s.2);
+                }
+                if let Some(s) = succ.get(k + PREFETCH / 2) {
+                    self.visited.prefetch_fingerprint(s.2);
+                }
+                if grand != Some(fp)
+                    && let Insert::New(_) = self.visited.insert(fp, this, action)
+                {
+                    self.next.push(&chunk.words[from..to as usize], fp);
                 }
                 from = to as usize;
                 k += 1;
@@ -423,20 +343,12 @@ impl Run<'_> {
             if let Some((at, action)) = chunk.won
                 && at as usize == j
             {
-                let mut route = shards.route(chunk.ids[j]);
+                let mut route = self.visited.route(this);
                 route.push(action);
                 return Some(self.outcome(Verdict::Solved(route), None, frontier));
             }
         }
         None
-    }
-
-    /// How many states of chunk `c` of a layer whose first state is the
-    /// `layer_start`-th expanded, `per` states a chunk, the state budget
-    /// lets the search expand (the merge ends it at the next one).
-    fn allowed(&self, layer_start: u64, c: usize, per: usize) -> usize {
-        let before = layer_start + (c * per) as u64;
-        self.limits.states.saturating_sub(before).min(per as u64) as usize
     }
 }
 
@@ -456,13 +368,12 @@ const AHEAD: usize = 3;
 /// Breadth-first search from `space.start()` on `jobs` threads.
 ///
 /// The frontier is one [`Layer`] per BFS layer (the one being expanded and
-/// the one being found), which keeps only its states' words. Each layer
-/// is expanded chunk by chunk ([`frontier`]): a chunk's states are stepped
-/// and their successors inserted into the sharded visited set ([`shards`],
-/// each shard taking the chunks in order), and this thread merges the
-/// chunks in layer order. With more than one job, threads expand and
-/// insert chunks ahead of the merge; the result (verdict, route, every
-/// count) is the one of a single thread. `cancel` is polled every 1024 expansions; `progress`
+/// the one being found); a layer's states are the visited set's indices
+/// from the layer's first on, in order, so only their words are kept.
+/// Each layer is expanded chunk by chunk ([`frontier`]): with more than
+/// one job, threads expand chunks ahead while this thread merges them in
+/// layer order, so the result (verdict, route, every count) is the one of
+/// a single thread. `cancel` is polled every 1024 expansions; `progress`
 /// is called every 4096 and at each new layer.
 pub fn search<S: Space + Clone + Send>(
     space: &S,
@@ -473,52 +384,46 @@ pub fn search<S: Space + Clone + Send>(
 ) -> Outcome {
     pool::search_starts();
     // Small at first: a level of a few dozen states pays for a few dozen.
-    let shards = Shards::default();
+    let mut visited = Visited::with_capacity(0);
     let mut start: Vec<u32> = Vec::with_capacity(256);
     space.start(&mut start);
     let start_fp = fingerprint::of_words(&start) & visited::KEPT;
-    let root = shards.insert_root(start_fp);
+    let _ = visited.insert(start_fp, u32::MAX, 0);
     // Every layer's chunks are delta-encoded against the start state.
     let base: std::sync::Arc<[u32]> = start.as_slice().into();
     let mut frontier = Layer::new(base.clone());
-    frontier.push(&start, start_fp, root);
-    let mut lens = [0u32; SHARDS];
-    lens[shards::shard_of(start_fp)] = 1;
+    frontier.push(&start, start_fp);
     let mut run = Run {
         limits,
         cancel,
         progress,
-        lens,
-        stored: 1,
+        visited,
         next: Layer::new(base),
         expanded: 0,
         depth: 0,
         peak: 0,
     };
+    // The index of the current layer's first state.
+    let mut first = 0u32;
     let mut workers: Vec<S> = Vec::new();
     let mut chunk = Chunk::default();
-    // Never raised on this thread: a single thread never waits for a turn.
-    let go_on = AtomicBool::new(false);
     while !frontier.is_empty() {
         run.report();
-        shards.new_layer();
+        let next_first = run.visited.len() as u32;
         let chunks = frontier.chunks();
-        let per = frontier.chunk_len();
-        let layer_start = run.expanded;
+        let per = frontier.chunk_len() as u32;
         // Threads start per layer, so a layer of a few chunks is expanded
         // here: starting them would cost more than they save.
         let ended = if jobs <= 1 || chunks < PARALLEL_CHUNKS * jobs {
             (0..chunks).find_map(|c| {
                 expand(space, &frontier, c, &mut chunk);
-                let allowed = run.allowed(layer_start, c, per);
-                dedupe(&shards, c, allowed, &go_on, &mut chunk);
-                run.merge(&chunk, &frontier, &shards)
+                run.merge(&chunk, first + c as u32 * per, &frontier)
             })
         } else {
             if workers.is_empty() {
                 workers = (0..jobs).map(|_| space.clone()).collect();
             }
-            parallel_layer(&mut workers, &frontier, &shards, &mut run)
+            parallel_layer(&mut workers, &frontier, first, &mut run)
         };
         if let Some(out) = ended {
             return out;
@@ -526,6 +431,7 @@ pub fn search<S: Space + Clone + Send>(
         run.peak = run.peak.max(run.bytes(&frontier));
         std::mem::swap(&mut frontier, &mut run.next);
         run.next.clear();
+        first = next_first;
         run.depth += 1;
     }
     run.outcome(Verdict::Unsolved, None, &frontier)
@@ -541,28 +447,21 @@ fn spare(pool: &std::sync::Mutex<Vec<Chunk>>) -> Chunk {
 
 /// One layer on `workers.len()` threads, this one included: the others
 /// each take the next chunk not yet taken (at most [`AHEAD`] per thread
-/// beyond the merge), expand it, insert its successors and hand it over;
-/// this thread merges the chunks in order and, whenever the next one to
-/// merge is not ready, expands and inserts a chunk itself (with
-/// `workers[0]`) rather than wait, so `jobs` threads keep `jobs` cores
-/// busy. Returns the outcome when the search ends within the layer.
+/// beyond the merge), expand it and hand it over; this thread merges the
+/// chunks in order and, whenever the next one to merge is not ready,
+/// expands a chunk itself (with `workers[0]`) rather than wait, so `jobs`
+/// threads keep `jobs` cores busy. Returns the outcome when the search
+/// ends within the layer.
 fn parallel_layer<S: Space + Send>(
     workers: &mut [S],
     frontier: &Layer,
-    shards: &Shards,
+    first: u32,
     run: &mut Run<'_>,
 ) -> Option<Outcome> {
     use std::sync::atomic::AtomicUsize;
     use std::sync::{Condvar, Mutex, mpsc};
     let chunks = frontier.chunks();
-    let per = frontier.chunk_len();
-    let layer_start = run.expanded;
-    // What the state budget lets each chunk insert, worked out before any
-    // thread starts (the merge's count moves on meanwhile).
-    let allowed: Vec<usize> = (0..chunks)
-        .map(|c| run.allowed(layer_start, c, per))
-        .collect();
-    let allowed = &allowed;
+    let per = frontier.chunk_len() as u32;
     let window = AHEAD * workers.len();
     let taken = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -593,9 +492,6 @@ fn parallel_layer<S: Space + Send>(
                     }
                     let mut chunk = spare(pool);
                     expand(worker, frontier, c, &mut chunk);
-                    if !dedupe(shards, c, allowed[c], stop, &mut chunk) {
-                        break;
-                    }
                     if tx.send((c, chunk)).is_err() {
                         break;
                     }
@@ -608,7 +504,7 @@ fn parallel_layer<S: Space + Send>(
         let mut ended = None;
         'merge: while m < chunks {
             while let Some(chunk) = pending[m % window].take() {
-                ended = run.merge(&chunk, frontier, shards);
+                ended = run.merge(&chunk, first + m as u32 * per, frontier);
                 if let Ok(mut p) = pool.lock() {
                     p.push(chunk);
                 }
@@ -642,11 +538,6 @@ fn parallel_layer<S: Space + Send>(
             if let Some(c) = mine {
                 let mut chunk = spare(&pool);
                 expand(own, frontier, c, &mut chunk);
-                // Chunks before `c` are all taken, by threads that insert
-                // them without waiting on this one: the turn comes.
-                if !dedupe(shards, c, allowed[c], &stop, &mut chunk) {
-                    break;
-                }
                 pending[c % window] = Some(chunk);
                 continue;
             }

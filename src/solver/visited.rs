@@ -90,11 +90,6 @@ pub struct Visited {
     /// enough to stay in cache, so a repeat of a recent state is found
     /// without touching the table or the fingerprints.
     recent: Vec<(u128, u32)>,
-    /// The set is this many'th part of a larger one ([`Visited::share`]):
-    /// its recent-states cache is that much smaller, and kept from a
-    /// table that much smaller, so the parts' caches together stay as
-    /// one set's would.
-    share: usize,
 }
 
 /// Most entries of the recent-states cache (128 KiB, so it stays in the L2
@@ -113,19 +108,13 @@ const RECENT_FROM: usize = 1 << 17;
 /// a search of a handful of states pays for its states alone.
 const SCAN: usize = 16;
 
-/// The recent-states cache's entries for a table of `slots` slots in a
-/// set that is the `share`-th part of a larger one (none when small).
-fn recent_len(slots: usize, share: usize) -> usize {
-    if slots >= RECENT_FROM / share {
-        RECENT / share
+/// The recent-states cache for a table of `slots` slots (none when small).
+fn recent_cache(slots: usize) -> Vec<(u128, u32)> {
+    if slots >= RECENT_FROM {
+        vec![(0, EMPTY); RECENT]
     } else {
-        0
+        Vec::new()
     }
-}
-
-/// The recent-states cache for a table of `slots` slots (see [`recent_len`]).
-fn recent_cache(slots: usize, share: usize) -> Vec<(u128, u32)> {
-    vec![(0, EMPTY); recent_len(slots, share)]
 }
 
 #[inline]
@@ -151,17 +140,7 @@ impl Visited {
             fingerprints: Vec::with_capacity(n),
             links: Vec::with_capacity(n),
             slots: vec![EMPTY; slots],
-            recent: recent_cache(slots, 1),
-            share: 1,
-        }
-    }
-
-    /// An empty set meant as one of `parts` (a power of two, at most 64)
-    /// sharing the states of one search (see [`super::shards`]).
-    pub fn share(parts: usize) -> Self {
-        Visited {
-            share: parts.clamp(1, 64),
-            ..Visited::with_capacity(0)
+            recent: recent_cache(slots),
         }
     }
 
@@ -260,38 +239,6 @@ impl Visited {
         index
     }
 
-    /// The bytes [`Visited::bytes`] reports once `len` states are stored in
-    /// a set that started empty: a function of `len` alone, since the
-    /// vectors, the table and the cache grow by fixed rules as states
-    /// arrive. A search whose threads insert ahead of its decisions takes
-    /// its memory figures from here, so they are the same on any number of
-    /// threads.
-    pub fn bytes_at(len: usize, share: usize) -> usize {
-        let mut entries = 0usize;
-        while entries < len {
-            entries += (entries / 8).max(1);
-        }
-        let slots = if len < SCAN {
-            0
-        } else {
-            let mut slots = 2 * SCAN;
-            while len * 8 > slots * 7 {
-                slots *= 2;
-            }
-            slots
-        };
-        let recent = recent_len(slots, share.clamp(1, 64));
-        entries * 16 + slots * 4 + recent * 32
-    }
-
-    /// The parent of state `index` and the action that reached it; `None`
-    /// for the root (or an index never returned).
-    pub fn link(&self, index: u32) -> Option<(u32, u8)> {
-        let link = *self.links.get(index as usize)?;
-        let parent = link & PARENT;
-        (parent != PARENT).then_some((parent, (link >> 29) as u8))
-    }
-
     /// Makes state `index` reached from `parent` by `action` instead (a
     /// search that finds a cheaper way to a state it has stored).
     pub fn relink(&mut self, index: u32, parent: u32, action: u8) {
@@ -376,8 +323,8 @@ impl Visited {
             slots[i] = slot_of(index as u32, fp);
         }
         self.slots = slots;
-        if self.recent.is_empty() && recent_len(size, self.share) > 0 {
-            self.recent = recent_cache(size, self.share);
+        if self.recent.is_empty() && size >= RECENT_FROM {
+            self.recent = recent_cache(size);
         }
     }
 
