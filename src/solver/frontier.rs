@@ -5,11 +5,16 @@
 //! other in the YOU thing's word and perhaps a pushed one, cousins in a few
 //! more. So each state is stored as the words where it differs from the
 //! state before it in the layer: per changed word, the gap in positions
-//! since the previous change and the XOR of old and new word, both as
-//! LEB128 varints (a moved thing's word differs in a few low bits, one or
-//! two bytes). A state costs a few bytes however many things the board
-//! holds (walls, docks and words that never move cost nothing), where the
-//! whole state costs four bytes per thing.
+//! since the previous change and the difference of new and old word, as
+//! LEB128 varints (a moved thing's word changes by one step of its x or y
+//! field, one or two bytes). A difference equal to the change before it
+//! (in the chunk) is not written again: the gap's low bit says so. Things
+//! that move together (several YOU things, a line pushed) change by the
+//! same step, and a sibling differs from the state before it by the same
+//! step in every such word, so each of them costs the one byte of its
+//! gap. A state costs a few bytes however many things the board holds
+//! (walls, docks and words that never move cost nothing), where the whole
+//! state costs four bytes per thing.
 //!
 //! A layer is cut into chunks of a fixed number of states (set by the
 //! state's length, so the same level always gets the same chunks). The
@@ -46,6 +51,9 @@ pub struct Layer {
     /// words, low first) and that state's kept fingerprint (three words,
     /// see [`super::visited::KEPT`]): 20 bytes per chunk.
     chunks: Vec<[u32; 5]>,
+    /// The difference of the last change written (see the module
+    /// comment); 0 at each chunk's start.
+    diff: u32,
     /// States per chunk, set by the first push.
     chunk: usize,
     len: usize,
@@ -75,13 +83,31 @@ const MAX_CHUNK: usize = 7;
 /// length differs from the state before it): `0`, then its length and words.
 const WHOLE: u32 = 0;
 
+/// Appends `v` as a varint. The buffer grows by an eighth when full (at
+/// least 8 bytes), not by doubling, so a layer's slack stays under 12.5%
+/// of what it holds (the frontier counts in bytes per state).
 #[inline]
 fn put(bytes: &mut Vec<u8>, mut v: u32) {
+    if bytes.len() + 5 > bytes.capacity() {
+        bytes.reserve_exact((bytes.len() / 8).max(8));
+    }
     while v >= 0x80 {
         bytes.push((v as u8) | 0x80);
         v >>= 7;
     }
     bytes.push(v as u8);
+}
+
+/// A word's difference as a small number whichever its sign (a step left
+/// or up is a small negative one): 0, -1, 1, -2, … become 0, 1, 2, 3, ….
+#[inline]
+fn zigzag(d: u32) -> u32 {
+    (d << 1) ^ ((d as i32 >> 31) as u32)
+}
+
+#[inline]
+fn unzigzag(z: u32) -> u32 {
+    (z >> 1) ^ (z & 1).wrapping_neg()
 }
 
 #[inline]
@@ -140,11 +166,21 @@ impl Layer {
         self.chunk
     }
 
-    /// Empties the layer, keeping its buffers for the next one.
+    /// Empties the layer for the next one. A buffer of more than 64 KiB (or
+    /// an index of more than 4096 chunks) is given back rather than kept: the next layer may be far smaller, and
+    /// what a search holds is counted by capacity.
     pub fn clear(&mut self) {
-        self.bytes.clear();
+        if self.bytes.capacity() > 1 << 16 {
+            self.bytes = Vec::new();
+        } else {
+            self.bytes.clear();
+        }
+        if self.chunks.capacity() > 1 << 12 {
+            self.chunks = Vec::new();
+        } else {
+            self.chunks.clear();
+        }
         self.last.clear();
-        self.chunks.clear();
         self.len = 0;
     }
 
@@ -169,6 +205,7 @@ impl Layer {
             }
             self.last.clear();
             self.last.extend_from_slice(&self.base);
+            self.diff = 0;
         }
         self.len += 1;
         if words.len() != self.last.len() {
@@ -184,7 +221,7 @@ impl Layer {
         // The count comes first; reserve its byte and patch it after, or
         // rewrite when it needs more than one byte (rare: many changes).
         let head = self.bytes.len();
-        self.bytes.push(0);
+        put(&mut self.bytes, 0);
         let mut changed = 0u32;
         let mut prev = 0usize;
         const BLOCK: usize = 8;
@@ -200,8 +237,15 @@ impl Layer {
             for (k, (o, &n)) in old.iter_mut().zip(new).enumerate() {
                 if *o != n {
                     let i = b * BLOCK + k;
-                    put(&mut self.bytes, (i - prev) as u32);
-                    put(&mut self.bytes, *o ^ n);
+                    let gap = ((i - prev) as u32) << 1;
+                    let diff = n.wrapping_sub(*o);
+                    if diff == self.diff {
+                        put(&mut self.bytes, gap | 1);
+                    } else {
+                        put(&mut self.bytes, gap);
+                        put(&mut self.bytes, zigzag(diff));
+                        self.diff = diff;
+                    }
                     *o = n;
                     prev = i + 1;
                     changed += 1;
@@ -233,6 +277,7 @@ impl Layer {
             }
         };
         Reader {
+            diff: 0,
             bytes: &self.bytes,
             at,
             current: self.base.to_vec(),
@@ -251,6 +296,8 @@ pub struct Reader<'a> {
     current: Vec<u32>,
     /// The fingerprint of `current`.
     fp: u128,
+    /// The difference of the last change read.
+    diff: u32,
     /// Whether the next state is the chunk's first (its fingerprint is stored).
     first: bool,
     /// States left in the chunk.
@@ -281,11 +328,15 @@ impl Reader<'_> {
             let mut i = 0usize;
             let mut fp = self.fp;
             for _ in 1..header {
-                i += get(self.bytes, &mut self.at) as usize;
-                let x = get(self.bytes, &mut self.at);
+                let gap = get(self.bytes, &mut self.at);
+                i += (gap >> 1) as usize;
+                if gap & 1 == 0 {
+                    self.diff = unzigzag(get(self.bytes, &mut self.at));
+                }
                 if let Some(w) = self.current.get_mut(i) {
-                    fp = fingerprint::update_word(fp, i, *w, *w ^ x);
-                    *w ^= x;
+                    let new = w.wrapping_add(self.diff);
+                    fp = fingerprint::update_word(fp, i, *w, new);
+                    *w = new;
                 }
                 i += 1;
             }
@@ -383,6 +434,30 @@ mod tests {
         out
     }
 
+    /// A layer's buffer holds at most an eighth more than its states need
+    /// (doubling would leave up to half unused), and a large one is given
+    /// back when the layer is cleared, so the next layer is counted for
+    /// its own states alone.
+    #[test]
+    fn a_layer_holds_little_slack_and_gives_large_buffers_back() {
+        let mut layer = Layer::default();
+        let mut s: Vec<u32> = (0..64).map(|i| 0x8000_0000 | i << 8).collect();
+        for k in 0..100_000u32 {
+            s[(k % 64) as usize] ^= 1 + (k & 3);
+            layer.push(&s, fingerprint::of_words(&s));
+            let used = layer.bytes.len();
+            assert!(
+                layer.bytes.capacity() <= used + used / 8 + 8,
+                "{} held for {used}",
+                layer.bytes.capacity()
+            );
+        }
+        assert!(layer.bytes() > 1 << 16);
+        layer.clear();
+        layer.push(&s, fingerprint::of_words(&s));
+        assert!(layer.bytes() < 1024, "{}", layer.bytes());
+    }
+
     #[test]
     fn a_moved_word_costs_a_few_bytes() {
         let mut layer = Layer::default();
@@ -392,13 +467,26 @@ mod tests {
         s[150] += 1;
         s[151] += 256;
         layer.push(&s, fingerprint::of_words(&s));
-        // Count, then (gap, XOR) per word: (150: two bytes, 1: one), (0: one, 0x100: two).
+        // Count, then (gap, difference) per word: (150: two bytes, +1: one),
+        // (0: one, +0x100: two).
         assert_eq!(layer.bytes.len() - whole, 1 + (2 + 1) + (1 + 2));
+        // Words moved by one same step: the step is written once.
+        let mut u = s.clone();
+        for w in &mut u[10..20] {
+            *w = w.wrapping_sub(256);
+        }
+        let before = layer.bytes.len();
+        layer.push(&u, fingerprint::of_words(&u));
+        // Count, (gap 10, -256: two bytes), then nine one-byte gaps.
+        assert_eq!(layer.bytes.len() - before, 1 + (1 + 2) + 9);
+        layer.push(&s, fingerprint::of_words(&s));
         // Far more changes than a one-byte count holds.
         let t: Vec<u32> = s.iter().map(|w| w ^ 1).collect();
         layer.push(&t, fingerprint::of_words(&t));
         let all = read_all(&layer);
         assert_eq!(all[1], s);
-        assert_eq!(all[2], t);
+        assert_eq!(all[2], u);
+        assert_eq!(all[3], s);
+        assert_eq!(all[4], t);
     }
 }
