@@ -167,8 +167,9 @@ impl Layer {
     }
 
     /// Empties the layer for the next one. A buffer of more than 64 KiB (or
-    /// an index of more than 4096 chunks) is given back rather than kept: the next layer may be far smaller, and
-    /// what a search holds is counted by capacity.
+    /// an index of more than 4096 chunks) is given back rather than kept:
+    /// the next layer may be far smaller, and what a search holds is
+    /// counted by capacity.
     pub fn clear(&mut self) {
         if self.bytes.capacity() > 1 << 16 {
             self.bytes = Vec::new();
