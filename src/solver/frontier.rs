@@ -83,19 +83,26 @@ const MAX_CHUNK: usize = 7;
 /// length differs from the state before it): `0`, then its length and words.
 const WHOLE: u32 = 0;
 
-/// Appends `v` as a varint. The buffer grows by an eighth when full (at
-/// least 8 bytes), not by doubling, so a layer's slack stays under 12.5%
-/// of what it holds (the frontier counts in bytes per state).
+/// Appends `v` as a varint (at most 5 bytes; the buffer grows by an
+/// eighth, at least 8 bytes, see [`super::make_room`]).
 #[inline]
 fn put(bytes: &mut Vec<u8>, mut v: u32) {
-    if bytes.len() + 5 > bytes.capacity() {
-        bytes.reserve_exact((bytes.len() / 8).max(8));
-    }
+    super::make_room(bytes, 5, 8);
     while v >= 0x80 {
         bytes.push((v as u8) | 0x80);
         v >>= 7;
     }
     bytes.push(v as u8);
+}
+
+/// Empties `v`, giving its buffer back when it holds more than `keep`
+/// entries.
+fn empty<T>(v: &mut Vec<T>, keep: usize) {
+    if v.capacity() > keep {
+        *v = Vec::new();
+    } else {
+        v.clear();
+    }
 }
 
 /// A word's difference as a small number whichever its sign (a step left
@@ -171,16 +178,8 @@ impl Layer {
     /// the next layer may be far smaller, and what a search holds is
     /// counted by capacity.
     pub fn clear(&mut self) {
-        if self.bytes.capacity() > 1 << 16 {
-            self.bytes = Vec::new();
-        } else {
-            self.bytes.clear();
-        }
-        if self.chunks.capacity() > 1 << 12 {
-            self.chunks = Vec::new();
-        } else {
-            self.chunks.clear();
-        }
+        empty(&mut self.bytes, 1 << 16);
+        empty(&mut self.chunks, 1 << 12);
         self.last.clear();
         self.len = 0;
     }

@@ -214,6 +214,16 @@ fn expand<S: Space>(space: &S, layer: &Layer, c: usize, out: &mut Chunk) {
     }
 }
 
+/// Makes room in `v` for `need` more entries when it lacks it, growing it
+/// by an eighth of its length (at least `least` entries) rather than by
+/// doubling: the searches count their memory by capacity, so their
+/// vectors' slack stays under 12.5% of what they hold.
+pub(crate) fn make_room<T>(v: &mut Vec<T>, need: usize, least: usize) {
+    if v.len() + need > v.capacity() {
+        v.reserve_exact((v.len() / 8).max(least));
+    }
+}
+
 /// How far ahead of the merge the successors of the next few visited-set
 /// inserts are prefetched: their slots at this distance, their
 /// fingerprints (which needs the slot) at half of it, so the cache misses

@@ -546,9 +546,7 @@ impl Bucket {
     fn push(&mut self, index: u32, key: &[u32], wide: bool) -> usize {
         let before = self.bytes.capacity();
         let need = 4 + key.len() * (1 + usize::from(wide));
-        if self.bytes.len() + need > self.bytes.capacity() {
-            self.bytes.reserve_exact((self.bytes.len() / 8).max(need));
-        }
+        super::make_room(&mut self.bytes, need, need);
         self.bytes.extend_from_slice(&index.to_le_bytes());
         for &c in key {
             if wide {
@@ -750,9 +748,7 @@ pub fn search(
                 }
                 let at = match visited.insert(fp, index, dir) {
                     Insert::New(i) => {
-                        if moves_to.len() == moves_to.capacity() {
-                            moves_to.reserve_exact((moves_to.len() / 8).max(1));
-                        }
+                        super::make_room(&mut moves_to, 1, 1);
                         moves_to.push(moves);
                         i
                     }

@@ -228,11 +228,8 @@ impl Visited {
     /// eighth (at least one entry), so their slack stays under 12.5%.
     fn push(&mut self, fp: u128, parent: u32, action: u8) -> u32 {
         let index = self.fingerprints.len() as u32;
-        if self.fingerprints.len() == self.fingerprints.capacity() {
-            let more = (self.len() / 8).max(1);
-            self.fingerprints.reserve_exact(more);
-            self.links.reserve_exact(more);
-        }
+        super::make_room(&mut self.fingerprints, 1, 1);
+        super::make_room(&mut self.links, 1, 1);
         self.fingerprints.push(pack(fp));
         self.links
             .push((parent & PARENT) | u32::from(action & 7) << 29);
