@@ -26,6 +26,13 @@
 //! chunk yields each state with its fingerprint, kept up to date word by
 //! word as the deltas are applied (see [`super::fingerprint`]).
 //!
+//! The search holds a whole BFS layer as a [`Frontier`]: one such
+//! [`Layer`] (a *segment*) per unit of the layer before, holding the new
+//! states found from that unit. Segments are encoded apart, on whichever
+//! thread is free, once the merge has said which states are new; the
+//! frontier then cuts them into units of about one chunk's states for
+//! the next expansion.
+//!
 //! What a layer costs ([`Layer::bytes`]) is what grows with its states:
 //! the delta bytes and the chunk index. The one-state working copies (the
 //! base, shared; the last state pushed, which the next delta is taken
@@ -184,6 +191,15 @@ impl Layer {
         self.len = 0;
     }
 
+    /// Ends the pushes: the buffers shrink to what the states need and the
+    /// working copy is dropped, so a finished layer costs its bytes alone
+    /// (and the same bytes however it was built).
+    pub fn finish(&mut self) {
+        self.bytes.shrink_to_fit();
+        self.chunks.shrink_to_fit();
+        self.last = Vec::new();
+    }
+
     /// Appends a state whose fingerprint is `fp`.
     pub fn push(&mut self, words: &[u32], fp: u128) {
         if self.len == 0 {
@@ -231,7 +247,9 @@ impl Layer {
             .zip(words.chunks(BLOCK))
             .enumerate()
         {
-            if old == new {
+            // Compared as one OR of XORs rather than with `==`, which calls
+            // `memcmp` for every block (measured: 8% of a crowded search).
+            if old.iter().zip(new).fold(0, |acc, (&o, &n)| acc | (o ^ n)) == 0 {
                 continue;
             }
             for (k, (o, &n)) in old.iter_mut().zip(new).enumerate() {
@@ -266,6 +284,12 @@ impl Layer {
     /// Reads the states of chunk `c` back in order (none when `c` is past
     /// the last chunk).
     pub fn reader(&self, c: usize) -> Reader<'_> {
+        self.reader_with(c, Vec::new())
+    }
+
+    /// Like [`Layer::reader`], reusing `current` (a previous reader's state
+    /// buffer) rather than allocating one.
+    fn reader_with(&self, c: usize, mut current: Vec<u32>) -> Reader<'_> {
         let (at, fp) = match c.checked_sub(1) {
             _ if c >= self.chunks() => (self.bytes.len(), 0),
             None => (0, self.first),
@@ -276,11 +300,13 @@ impl Layer {
                 (at as usize, fp)
             }
         };
+        current.clear();
+        current.extend_from_slice(&self.base);
         Reader {
             diff: 0,
             bytes: &self.bytes,
             at,
-            current: self.base.to_vec(),
+            current,
             fp,
             first: true,
             left: self.len.saturating_sub(c * self.chunk).min(self.chunk),
@@ -305,6 +331,11 @@ pub struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    /// Whether the chunk has no state left to read.
+    fn done(&self) -> bool {
+        self.left == 0 || self.at >= self.bytes.len()
+    }
+
     /// The next state of the chunk and its fingerprint, or `None` at the
     /// end of the chunk.
     #[allow(clippy::should_implement_trait)]
@@ -346,6 +377,159 @@ impl Reader<'_> {
         }
         self.first = false;
         Some((&self.current, self.fp))
+    }
+}
+
+/// What a finished segment costs in a [`Frontier`] beyond the layer's
+/// first (whose record stands for the one-layer working copy, which the
+/// module comment leaves uncounted): its bytes and its own record.
+pub fn segment_bytes(segment: &Layer) -> usize {
+    segment.bytes() + std::mem::size_of::<Layer>()
+}
+
+/// A whole BFS layer as the search expands it: finished segments in order
+/// (each the new states found from one unit of the layer before, encoded
+/// on whichever thread was free), read in *units* of about one chunk's
+/// states.
+///
+/// A segment is a [`Layer`] of its own, so it is encoded and read
+/// without the others: that is what lets the threads that expand a layer
+/// also encode the next one, while the merging thread only decides what
+/// is new. A unit is a run of whole chunks of consecutive segments
+/// holding at most a chunk's worth of states (or one chunk), so units
+/// are as large as chunks were whatever the segments' sizes, and which
+/// units a layer has depends on its states alone.
+#[derive(Debug, Default)]
+pub struct Frontier {
+    segments: Vec<Layer>,
+    /// Per piece (one chunk of one segment): (segment, chunk in it).
+    pieces: Vec<(u32, u32)>,
+    /// Per unit: the end of its pieces in `pieces` and the place of its
+    /// first state in the layer.
+    units: Vec<(u32, u32)>,
+    len: usize,
+}
+
+impl Frontier {
+    /// The layer made of `segments`, in order (empty ones are dropped).
+    pub fn new(segments: Vec<Layer>) -> Frontier {
+        let segments: Vec<Layer> = segments.into_iter().filter(|s| !s.is_empty()).collect();
+        let per = segments.first().map_or(1, |s| s.chunk_len().max(1));
+        let (mut pieces, mut units) = (Vec::new(), Vec::new());
+        let (mut len, mut in_unit) = (0usize, 0usize);
+        for (k, segment) in segments.iter().enumerate() {
+            for c in 0..segment.chunks() {
+                let n = segment
+                    .len()
+                    .saturating_sub(c * segment.chunk_len())
+                    .min(segment.chunk_len());
+                if in_unit > 0 && in_unit + n > per {
+                    units.push((pieces.len() as u32, (len - in_unit) as u32));
+                    in_unit = 0;
+                }
+                pieces.push((k as u32, c as u32));
+                in_unit += n;
+                len += n;
+            }
+        }
+        if in_unit > 0 {
+            units.push((pieces.len() as u32, (len - in_unit) as u32));
+        }
+        pieces.shrink_to_fit();
+        units.shrink_to_fit();
+        Frontier {
+            segments,
+            pieces,
+            units,
+            len,
+        }
+    }
+
+    /// A layer of one state.
+    pub fn single(base: Arc<[u32]>, words: &[u32], fp: u128) -> Frontier {
+        let mut segment = Layer::new(base);
+        segment.push(words, fp);
+        segment.finish();
+        Frontier::new(vec![segment])
+    }
+
+    /// Number of states.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the layer holds no state.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of units.
+    pub fn units(&self) -> usize {
+        self.units.len()
+    }
+
+    /// The place in the layer of unit `u`'s first state.
+    pub fn unit_start(&self, u: usize) -> u32 {
+        self.units
+            .get(u)
+            .map_or(self.len as u32, |&(_, first)| first)
+    }
+
+    /// Bytes held: the segments' (see [`segment_bytes`]) and the index.
+    /// The first segment's record and the first piece and unit stand for
+    /// the layer itself, a working copy the module comment leaves
+    /// uncounted, so a one-state layer costs what its state does.
+    pub fn bytes(&self) -> usize {
+        let entry = std::mem::size_of::<(u32, u32)>();
+        (self.segments.iter().map(segment_bytes).sum::<usize>()
+            + (self.pieces.capacity() + self.units.capacity()) * entry)
+            .saturating_sub(std::mem::size_of::<Layer>() + 2 * entry)
+    }
+
+    /// Reads the states of unit `u` in order (none past the last unit).
+    pub fn reader(&self, u: usize) -> UnitReader<'_> {
+        let start = match u.checked_sub(1) {
+            None => 0,
+            Some(p) => self
+                .units
+                .get(p)
+                .map_or(self.pieces.len(), |e| e.0 as usize),
+        };
+        let end = self.units.get(u).map_or(start, |e| e.0 as usize);
+        UnitReader {
+            frontier: self,
+            next: start,
+            end,
+            reader: None,
+        }
+    }
+}
+
+/// Reads one unit of a [`Frontier`] in order, piece after piece.
+#[derive(Debug)]
+pub struct UnitReader<'a> {
+    frontier: &'a Frontier,
+    /// The next piece to read, and the end of the unit's pieces.
+    next: usize,
+    end: usize,
+    reader: Option<Reader<'a>>,
+}
+
+impl UnitReader<'_> {
+    /// The next state of the unit and its fingerprint, or `None` at its end.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<(&[u32], u128)> {
+        while self.reader.as_ref().is_none_or(Reader::done) {
+            if self.next >= self.end {
+                return None;
+            }
+            let (s, c) = self.frontier.pieces[self.next];
+            self.next += 1;
+            let buffer = self.reader.take().map(|r| r.current).unwrap_or_default();
+            let segment = &self.frontier.segments[s as usize];
+            self.reader = Some(segment.reader_with(c as usize, buffer));
+        }
+        self.reader.as_mut().and_then(Reader::next)
     }
 }
 
@@ -419,6 +603,60 @@ mod tests {
             }
             prop_assert!(layer.reader(layer.chunks()).next().is_none());
         }
+    }
+
+    proptest! {
+        /// A frontier of segments of any sizes reads back, unit after
+        /// unit, every state in order with its fingerprint; each unit
+        /// starts where the one before ended and holds at most a chunk's
+        /// worth of states unless it is a single piece.
+        #[test]
+        fn units_read_back_every_segment_in_order(
+            sizes in prop::collection::vec(0usize..40, 0..12),
+            len in 1usize..50,
+        ) {
+            let base: Arc<[u32]> = (0..len as u32).collect::<Vec<_>>().into();
+            let mut state = base.to_vec();
+            let (mut segments, mut pushed) = (Vec::new(), Vec::new());
+            for (k, &n) in sizes.iter().enumerate() {
+                let mut segment = Layer::new(base.clone());
+                for j in 0..n {
+                    state[(k * 7 + j) % len] += 1 + j as u32 % 3;
+                    segment.push(&state, fingerprint::of_words(&state));
+                    pushed.push(state.clone());
+                }
+                segment.finish();
+                segments.push(segment);
+            }
+            let frontier = Frontier::new(segments);
+            prop_assert_eq!(frontier.len(), pushed.len());
+            let per = chunk_states(len);
+            let mut read = Vec::new();
+            for u in 0..frontier.units() {
+                prop_assert_eq!(frontier.unit_start(u) as usize, read.len());
+                let mut r = frontier.reader(u);
+                let mut n = 0;
+                while let Some((words, fp)) = r.next() {
+                    prop_assert_eq!(fp & KEPT, fingerprint::of_words(words) & KEPT);
+                    read.push(words.to_vec());
+                    n += 1;
+                }
+                prop_assert!(n > 0 && n <= per, "unit {} holds {} states", u, n);
+            }
+            prop_assert_eq!(read, pushed);
+            prop_assert!(frontier.reader(frontier.units()).next().is_none());
+        }
+    }
+
+    /// A frontier of one state costs what its state does: the records that
+    /// stand for the layer itself are not counted.
+    #[test]
+    fn a_one_state_frontier_costs_its_state() {
+        let base: Arc<[u32]> = vec![7u32; 100].into();
+        let f = Frontier::single(base.clone(), &base, fingerprint::of_words(&base));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f.units(), 1);
+        assert!(f.bytes() <= 4, "{} bytes", f.bytes());
     }
 
     /// Every state of a layer, chunk after chunk, checking fingerprints.

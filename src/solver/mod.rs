@@ -7,6 +7,12 @@
 //! the current and next BFS layers keep states, delta-encoded against the
 //! state before them in the layer (a few bytes each whatever the board
 //! holds, see [`frontier`]).
+//!
+//! With several threads, one thread merges: it inserts the successors
+//! into the visited set in layer order, which decides everything the
+//! search reports. The others expand units of the layer and encode the
+//! next layer's segments from what the merge found new, so the merging
+//! thread's share of a state is the insert alone.
 
 pub mod deadlock;
 pub mod fingerprint;
@@ -17,7 +23,8 @@ pub mod pool;
 pub mod pushes;
 pub mod visited;
 
-use frontier::Layer;
+use frontier::{Frontier, Layer};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use visited::{Insert, Visited};
 
@@ -165,19 +172,43 @@ struct Chunk {
     words: Vec<u32>,
     /// The first winning turn: (the state's place in the chunk, action).
     won: Option<(u32, u8)>,
+    /// The successors the merge found new (their places in `successors`),
+    /// which become the next layer's segment for this unit.
+    fresh: Vec<u32>,
 }
 
-/// Expands chunk `c` of `layer` into `out`: every state of the chunk in
+/// The segment of the next layer made of `chunk`'s new successors, once
+/// merged (`None` when none is new). Reads only the chunk, so any thread
+/// encodes it.
+fn encode(chunk: &Chunk, base: &Arc<[u32]>) -> Option<Layer> {
+    if chunk.fresh.is_empty() {
+        return None;
+    }
+    let mut segment = Layer::new(base.clone());
+    for &k in &chunk.fresh {
+        let k = k as usize;
+        let from = k
+            .checked_sub(1)
+            .map_or(0, |p| chunk.successors[p].1 as usize);
+        let (_, to, fp) = chunk.successors[k];
+        segment.push(&chunk.words[from..to as usize], fp);
+    }
+    segment.finish();
+    Some(segment)
+}
+
+/// Expands unit `u` of `layer` into `out`: every state of the unit in
 /// order, each action in order, up to the first win. Reads only the layer,
-/// so chunks are expanded on any thread; what is new is decided when the
-/// chunks are merged, in order ([`Run::merge`]).
-fn expand<S: Space>(space: &S, layer: &Layer, c: usize, out: &mut Chunk) {
+/// so units are expanded on any thread; what is new is decided when the
+/// units are merged, in order ([`Run::merge`]).
+fn expand<S: Space>(space: &S, layer: &Frontier, u: usize, out: &mut Chunk) {
     out.ends.clear();
     out.successors.clear();
     out.words.clear();
+    out.fresh.clear();
     out.won = None;
     let actions = space.action_count();
-    let mut reader = layer.reader(c);
+    let mut reader = layer.reader(u);
     while let Some((words, fp)) = reader.next() {
         space.enter(words);
         for action in 0..actions {
@@ -258,18 +289,54 @@ struct Run<'a> {
     cancel: &'a AtomicBool,
     progress: &'a mut dyn FnMut(Progress),
     visited: Visited,
-    next: Layer,
+    /// The next layer's segments counted so far, in unit order.
+    segments: Vec<Layer>,
+    /// Units of the current layer whose segment is counted.
+    counted: usize,
+    /// What the counted segments hold ([`frontier::segment_bytes`]).
+    counted_bytes: usize,
     expanded: u64,
     depth: u32,
     peak: usize,
 }
 
 impl Run<'_> {
-    fn bytes(&self, frontier: &Layer) -> usize {
-        self.visited.bytes() + frontier.bytes() + self.next.bytes()
+    fn bytes(&self, frontier: &Frontier) -> usize {
+        self.visited.bytes() + frontier.bytes() + self.counted_bytes
     }
 
-    fn outcome(&mut self, verdict: Verdict, limit: Option<LimitKind>, frontier: &Layer) -> Outcome {
+    /// Counts the segment of the next unit in order (`None`: nothing new
+    /// there). A unit's segment is counted [`LAG`] units after it was
+    /// merged, or at the layer's end ([`due`]), whichever thread encoded
+    /// it and whenever: so the memory every check sees, and with it every
+    /// verdict and figure, is the same on any number of threads.
+    fn count(&mut self, segment: Option<Layer>) {
+        self.counted += 1;
+        if let Some(s) = segment {
+            // The first segment's record is the layer's working copy, not
+            // counted ([`Frontier::bytes`]).
+            self.counted_bytes += if self.segments.is_empty() {
+                s.bytes()
+            } else {
+                frontier::segment_bytes(&s)
+            };
+            self.segments.push(s);
+        }
+    }
+
+    /// The next layer, once every unit's segment is counted.
+    fn take_layer(&mut self) -> Frontier {
+        self.counted = 0;
+        self.counted_bytes = 0;
+        Frontier::new(std::mem::take(&mut self.segments))
+    }
+
+    fn outcome(
+        &mut self,
+        verdict: Verdict,
+        limit: Option<LimitKind>,
+        frontier: &Frontier,
+    ) -> Outcome {
         self.peak = self.peak.max(self.bytes(frontier));
         Outcome {
             verdict,
@@ -292,21 +359,29 @@ impl Run<'_> {
 
     /// Inserts the successors of `chunk`, whose first state has index
     /// `first` in the visited set, as if each were inserted as soon as it
-    /// was found; the new ones join the next layer. Returns the outcome
+    /// was found; the new ones are marked in `chunk.fresh`, to be encoded
+    /// as the next layer's segment ([`encode`]). Returns the outcome
     /// when the search ends here (a win, a limit, cancellation). Every
     /// decision is taken here, in layer order, from the chunk's contents
     /// alone, so how the chunks were expanded (threads, timing) changes
     /// nothing.
-    fn merge(&mut self, chunk: &Chunk, first: u32, frontier: &Layer) -> Option<Outcome> {
-        let succ = &chunk.successors;
+    fn merge(&mut self, chunk: &mut Chunk, first: u32, frontier: &Frontier) -> Option<Outcome> {
+        let Chunk {
+            ends,
+            successors: succ,
+            won,
+            fresh,
+            ..
+        } = chunk;
+        fresh.clear();
         for (k, s) in succ.iter().enumerate().take(PREFETCH) {
             self.visited.prefetch(s.2);
             if k < PREFETCH / 2 {
                 self.visited.prefetch_fingerprint(s.2);
             }
         }
-        let (mut k, mut from) = (0usize, 0usize);
-        for (j, &end) in chunk.ends.iter().enumerate() {
+        let mut k = 0usize;
+        for (j, &end) in ends.iter().enumerate() {
             let this = first + j as u32;
             if self.expanded >= self.limits.states {
                 return Some(self.outcome(Verdict::Limit, Some(LimitKind::States), frontier));
@@ -335,7 +410,7 @@ impl Run<'_> {
                 .parent(this)
                 .map(|p| self.visited.fingerprint(p));
             while k < end as usize {
-                let (action, to, fp) = succ[k];
+                let (action, _, fp) = succ[k];
                 if let Some(s) = succ.get(k + PREFETCH) {
                     self.visited.prefetch(s.2);
                 }
@@ -345,12 +420,11 @@ impl Run<'_> {
                 if grand != Some(fp)
                     && let Insert::New(_) = self.visited.insert(fp, this, action)
                 {
-                    self.next.push(&chunk.words[from..to as usize], fp);
+                    fresh.push(k as u32);
                 }
-                from = to as usize;
                 k += 1;
             }
-            if let Some((at, action)) = chunk.won
+            if let Some((at, action)) = *won
                 && at as usize == j
             {
                 let mut route = self.visited.route(this);
@@ -375,16 +449,38 @@ const PARALLEL_CHUNKS: usize = 1;
 /// few megabytes.
 const AHEAD: usize = 3;
 
+/// How many units after its own a unit's segment is counted (see
+/// [`Run::count`]): far enough behind the merge that the threads have
+/// encoded it by then, so the merging thread rarely waits. A constant,
+/// not a function of the number of threads. (The library's tests, whose
+/// layers have a few units, count two units behind, so that counting
+/// mid-layer is what they compare across thread counts.)
+#[cfg(not(test))]
+const LAG: usize = 8;
+#[cfg(test)]
+const LAG: usize = 2;
+
+/// How many of a layer's `units` units must be counted before unit `m`
+/// is merged (all of them once `m` is past the last).
+fn due(m: usize, units: usize) -> usize {
+    if m >= units {
+        units
+    } else {
+        m.saturating_sub(LAG)
+    }
+}
+
 /// Breadth-first search from `space.start()` on `jobs` threads.
 ///
-/// The frontier is one [`Layer`] per BFS layer (the one being expanded and
-/// the one being found); a layer's states are the visited set's indices
-/// from the layer's first on, in order, so only their words are kept.
-/// Each layer is expanded chunk by chunk ([`frontier`]): with more than
-/// one job, threads expand chunks ahead while this thread merges them in
-/// layer order, so the result (verdict, route, every count) is the one of
-/// a single thread. `cancel` is polled every 1024 expansions; `progress`
-/// is called every 4096 and at each new layer.
+/// The frontier is one [`Frontier`] per BFS layer (the one being expanded
+/// and the one being found); a layer's states are the visited set's
+/// indices from the layer's first on, in order, so only their words are
+/// kept. Each layer is expanded unit by unit: with more than one job,
+/// threads expand units ahead and encode the next layer's segments while
+/// this thread merges the units in layer order, so the result (verdict,
+/// route, every count) is the one of a single thread. `cancel` is polled
+/// every 1024 expansions; `progress` is called every 4096 and at each new
+/// layer.
 pub fn search<S: Space + Clone + Send>(
     space: &S,
     limits: Limits,
@@ -399,16 +495,17 @@ pub fn search<S: Space + Clone + Send>(
     space.start(&mut start);
     let start_fp = fingerprint::of_words(&start) & visited::KEPT;
     let _ = visited.insert(start_fp, u32::MAX, 0);
-    // Every layer's chunks are delta-encoded against the start state.
-    let base: std::sync::Arc<[u32]> = start.as_slice().into();
-    let mut frontier = Layer::new(base.clone());
-    frontier.push(&start, start_fp);
+    // Every segment's chunks are delta-encoded against the start state.
+    let base: Arc<[u32]> = start.as_slice().into();
+    let mut frontier = Frontier::single(base.clone(), &start, start_fp);
     let mut run = Run {
         limits,
         cancel,
         progress,
         visited,
-        next: Layer::new(base),
+        segments: Vec::new(),
+        counted: 0,
+        counted_bytes: 0,
         expanded: 0,
         depth: 0,
         peak: 0,
@@ -420,90 +517,162 @@ pub fn search<S: Space + Clone + Send>(
     while !frontier.is_empty() {
         run.report();
         let next_first = run.visited.len() as u32;
-        let chunks = frontier.chunks();
-        let per = frontier.chunk_len() as u32;
-        // Threads start per layer, so a layer of a few chunks is expanded
+        // Threads start per layer, so a layer of a few units is expanded
         // here: starting them would cost more than they save.
-        let ended = if jobs <= 1 || chunks < PARALLEL_CHUNKS * jobs {
-            (0..chunks).find_map(|c| {
-                expand(space, &frontier, c, &mut chunk);
-                run.merge(&chunk, first + c as u32 * per, &frontier)
-            })
+        let ended = if jobs <= 1 || frontier.units() < PARALLEL_CHUNKS * jobs {
+            sequential_layer(space, &frontier, first, &base, &mut run, &mut chunk)
         } else {
             if workers.is_empty() {
                 workers = (0..jobs).map(|_| space.clone()).collect();
             }
-            parallel_layer(&mut workers, &frontier, first, &mut run)
+            parallel_layer(&mut workers, &frontier, first, &base, &mut run)
         };
         if let Some(out) = ended {
             return out;
         }
         run.peak = run.peak.max(run.bytes(&frontier));
-        std::mem::swap(&mut frontier, &mut run.next);
-        run.next.clear();
+        frontier = run.take_layer();
         first = next_first;
         run.depth += 1;
     }
     run.outcome(Verdict::Unsolved, None, &frontier)
 }
 
-/// A chunk buffer to expand into: one the merge has handed back, or a new one.
-fn spare(pool: &std::sync::Mutex<Vec<Chunk>>) -> Chunk {
-    pool.lock()
-        .ok()
-        .and_then(|mut p| p.pop())
-        .unwrap_or_default()
+/// One layer on this thread: each unit expanded, merged and encoded in
+/// turn, the segments counted as [`due`] says. Returns the outcome when
+/// the search ends within the layer.
+fn sequential_layer<S: Space>(
+    space: &S,
+    frontier: &Frontier,
+    first: u32,
+    base: &Arc<[u32]>,
+    run: &mut Run<'_>,
+    chunk: &mut Chunk,
+) -> Option<Outcome> {
+    let units = frontier.units();
+    // Encoded segments not yet counted, in unit order.
+    let mut encoded = std::collections::VecDeque::new();
+    for u in 0..units {
+        while run.counted < due(u, units) {
+            run.count(encoded.pop_front().flatten());
+        }
+        expand(space, frontier, u, chunk);
+        if let Some(out) = run.merge(chunk, first + frontier.unit_start(u), frontier) {
+            return Some(out);
+        }
+        encoded.push_back(encode(chunk, base));
+    }
+    while let Some(segment) = encoded.pop_front() {
+        run.count(segment);
+    }
+    None
 }
 
-/// One layer on `workers.len()` threads, this one included: the others
-/// each take the next chunk not yet taken (at most [`AHEAD`] per thread
-/// beyond the merge), expand it and hand it over; this thread merges the
-/// chunks in order and, whenever the next one to merge is not ready,
-/// expands a chunk itself (with `workers[0]`) rather than wait, so `jobs`
-/// threads keep `jobs` cores busy. Returns the outcome when the search
-/// ends within the layer.
+/// What the threads of [`parallel_layer`] share, under one lock.
+#[derive(Default)]
+struct Shared {
+    /// Units taken for expansion.
+    taken: usize,
+    /// Units merged.
+    merged: usize,
+    /// Merged chunks waiting to be encoded, with their unit.
+    jobs: std::collections::VecDeque<(usize, Chunk)>,
+    /// Encoded segments not yet counted, by unit.
+    encoded: std::collections::BTreeMap<usize, Option<Layer>>,
+    /// Chunk buffers to reuse.
+    spare: Vec<Chunk>,
+    /// The layer is over (or the search ended): the workers return.
+    stop: bool,
+}
+
+/// Work a thread of [`parallel_layer`] takes.
+enum Work {
+    /// Encode a merged chunk's new successors.
+    Encode(usize, Chunk),
+    /// Expand a unit into this buffer.
+    Expand(usize, Chunk),
+}
+
+impl Shared {
+    /// Encoding first (the merge is waiting to count it), else the next
+    /// unit to expand when within `window` units of the merge.
+    fn take(&mut self, units: usize, window: usize) -> Option<Work> {
+        if let Some((u, chunk)) = self.jobs.pop_front() {
+            return Some(Work::Encode(u, chunk));
+        }
+        if self.taken < units && self.taken < self.merged + window {
+            let u = self.taken;
+            self.taken += 1;
+            return Some(Work::Expand(u, self.spare.pop().unwrap_or_default()));
+        }
+        None
+    }
+}
+
+/// Encodes `chunk`'s segment for unit `u` and files it; the buffer goes
+/// back to be reused.
+fn encode_job(
+    shared: &(std::sync::Mutex<Shared>, std::sync::Condvar),
+    base: &Arc<[u32]>,
+    u: usize,
+    chunk: Chunk,
+) {
+    let segment = encode(&chunk, base);
+    if let Ok(mut g) = shared.0.lock() {
+        g.encoded.insert(u, segment);
+        g.spare.push(chunk);
+    }
+    shared.1.notify_all();
+}
+
+/// One layer on `workers.len()` threads, this one included. The others
+/// each take the oldest merged chunk to encode, else the next unit not
+/// yet taken (at most [`AHEAD`] per thread beyond the merge), and hand
+/// what they made over. This thread merges the units in order and counts
+/// their segments as [`due`] says; whenever the next unit to merge is not
+/// ready it encodes or expands itself rather than wait, so `jobs` threads
+/// keep `jobs` cores busy. Returns the outcome when the search ends
+/// within the layer.
 fn parallel_layer<S: Space + Send>(
     workers: &mut [S],
-    frontier: &Layer,
+    frontier: &Frontier,
     first: u32,
+    base: &Arc<[u32]>,
     run: &mut Run<'_>,
 ) -> Option<Outcome> {
-    use std::sync::atomic::AtomicUsize;
     use std::sync::{Condvar, Mutex, mpsc};
-    let chunks = frontier.chunks();
-    let per = frontier.chunk_len() as u32;
+    let units = frontier.units();
     let window = AHEAD * workers.len();
-    let taken = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    // The number of chunks merged, which workers wait on to stay in the window.
-    let merged = (Mutex::new(0usize), Condvar::new());
-    let pool: Mutex<Vec<Chunk>> = Mutex::new(Vec::new());
+    let shared = (Mutex::new(Shared::default()), Condvar::new());
     let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
     let (own, others) = workers.split_first_mut()?;
     std::thread::scope(|scope| {
         for worker in others.iter_mut() {
             let tx = tx.clone();
-            let (taken, stop, merged, pool) = (&taken, &stop, &merged, &pool);
+            let shared = &shared;
             scope.spawn(move || {
                 loop {
-                    let c = taken.fetch_add(1, Ordering::Relaxed);
-                    if c >= chunks {
-                        break;
-                    }
-                    {
-                        let Ok(mut m) = merged.0.lock() else { break };
-                        while c >= *m + window && !stop.load(Ordering::Relaxed) {
-                            let Ok(g) = merged.1.wait(m) else { return };
-                            m = g;
+                    let work = {
+                        let Ok(mut g) = shared.0.lock() else { return };
+                        loop {
+                            if g.stop {
+                                return;
+                            }
+                            if let Some(work) = g.take(units, window) {
+                                break work;
+                            }
+                            let Ok(next) = shared.1.wait(g) else { return };
+                            g = next;
                         }
-                    }
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let mut chunk = spare(pool);
-                    expand(worker, frontier, c, &mut chunk);
-                    if tx.send((c, chunk)).is_err() {
-                        break;
+                    };
+                    match work {
+                        Work::Encode(u, chunk) => encode_job(shared, base, u, chunk),
+                        Work::Expand(u, mut chunk) => {
+                            expand(worker, frontier, u, &mut chunk);
+                            if tx.send((u, chunk)).is_err() {
+                                return;
+                            }
+                        }
                     }
                 }
             });
@@ -512,54 +681,63 @@ fn parallel_layer<S: Space + Send>(
         let mut pending: Vec<Option<Chunk>> = (0..window).map(|_| None).collect();
         let mut m = 0usize;
         let mut ended = None;
-        'merge: while m < chunks {
-            while let Some(chunk) = pending[m % window].take() {
-                ended = run.merge(&chunk, first + m as u32 * per, frontier);
-                if let Ok(mut p) = pool.lock() {
-                    p.push(chunk);
+        loop {
+            // Count the segments due before unit m is merged: filed ones,
+            // else encode one waiting, else wait for a thread encoding it.
+            if run.counted < due(m, units) {
+                let k = run.counted;
+                let Ok(mut g) = shared.0.lock() else { break };
+                if let Some(segment) = g.encoded.remove(&k) {
+                    drop(g);
+                    run.count(segment);
+                } else if let Some((u, chunk)) = g.jobs.pop_front() {
+                    drop(g);
+                    encode_job(&shared, base, u, chunk);
+                } else if shared.1.wait(g).is_err() {
+                    break;
                 }
+                continue;
+            }
+            if m == units {
+                break;
+            }
+            if let Some(mut chunk) = pending[m % window].take() {
+                ended = run.merge(&mut chunk, first + frontier.unit_start(m), frontier);
                 m += 1;
-                if let Ok(mut g) = merged.0.lock() {
-                    *g = m;
+                if let Ok(mut g) = shared.0.lock() {
+                    g.merged = m;
+                    g.jobs.push_back((m - 1, chunk));
                 }
-                merged.1.notify_all();
-                if ended.is_some() || m == chunks {
-                    break 'merge;
+                shared.1.notify_all();
+                if ended.is_some() {
+                    break;
                 }
-            }
-            // The next chunk to merge is not ready: take what has arrived,
-            // else expand the next chunk not yet taken (within the window,
-            // so its slot is free), else wait.
-            // (Once every worker has stopped, the wait below ends at once.)
-            if let Ok((c, chunk)) = rx.try_recv() {
-                pending[c % window] = Some(chunk);
                 continue;
             }
-            let mut c = taken.load(Ordering::Relaxed);
-            let mine = loop {
-                if c >= chunks || c >= m + window {
-                    break None;
-                }
-                match taken.compare_exchange_weak(c, c + 1, Ordering::Relaxed, Ordering::Relaxed) {
-                    Ok(_) => break Some(c),
-                    Err(now) => c = now,
-                }
-            };
-            if let Some(c) = mine {
-                let mut chunk = spare(&pool);
-                expand(own, frontier, c, &mut chunk);
-                pending[c % window] = Some(chunk);
+            // The next unit to merge is not ready: take what has arrived,
+            // else encode or expand (within the window, so its slot is
+            // free), else wait for it.
+            if let Ok((u, chunk)) = rx.try_recv() {
+                pending[u % window] = Some(chunk);
                 continue;
             }
-            let Ok((c, chunk)) = rx.recv() else { break };
-            pending[c % window] = Some(chunk);
+            let work = shared.0.lock().ok().and_then(|mut g| g.take(units, window));
+            match work {
+                Some(Work::Encode(u, chunk)) => encode_job(&shared, base, u, chunk),
+                Some(Work::Expand(u, mut chunk)) => {
+                    expand(own, frontier, u, &mut chunk);
+                    pending[u % window] = Some(chunk);
+                }
+                None => {
+                    let Ok((u, chunk)) = rx.recv() else { break };
+                    pending[u % window] = Some(chunk);
+                }
+            }
         }
-        // Under the lock, so that no worker can check the flag and then
-        // miss the wake-up.
-        let guard = merged.0.lock();
-        stop.store(true, Ordering::Relaxed);
-        drop(guard);
-        merged.1.notify_all();
+        if let Ok(mut g) = shared.0.lock() {
+            g.stop = true;
+        }
+        shared.1.notify_all();
         ended
     })
 }
