@@ -324,6 +324,16 @@ impl Run<'_> {
         }
     }
 
+    /// `out`, a search that ended within a layer once the segments of
+    /// every unit merged are counted: its peak includes them, so the
+    /// figures of a search that ends early are as complete as those of
+    /// one that ends between layers.
+    fn ended(&mut self, mut out: Outcome, frontier: &Frontier) -> Outcome {
+        self.peak = self.peak.max(self.bytes(frontier));
+        out.peak_bytes = self.peak;
+        out
+    }
+
     /// The next layer, once every unit's segment is counted.
     fn take_layer(&mut self) -> Frontier {
         self.counted = 0;
@@ -557,10 +567,14 @@ fn sequential_layer<S: Space>(
             run.count(encoded.pop_front().flatten());
         }
         expand(space, frontier, u, chunk);
-        if let Some(out) = run.merge(chunk, first + frontier.unit_start(u), frontier) {
-            return Some(out);
-        }
+        let ended = run.merge(chunk, first + frontier.unit_start(u), frontier);
         encoded.push_back(encode(chunk, base));
+        if let Some(out) = ended {
+            while let Some(segment) = encoded.pop_front() {
+                run.count(segment);
+            }
+            return Some(run.ended(out, frontier));
+        }
     }
     while let Some(segment) = encoded.pop_front() {
         run.count(segment);
@@ -682,9 +696,11 @@ fn parallel_layer<S: Space + Send>(
         let mut m = 0usize;
         let mut ended = None;
         loop {
-            // Count the segments due before unit m is merged: filed ones,
-            // else encode one waiting, else wait for a thread encoding it.
-            if run.counted < due(m, units) {
+            // Count the segments due before unit m is merged (every merged
+            // one once the search has ended): filed ones, else encode one
+            // waiting, else wait for a thread encoding it.
+            let target = if ended.is_some() { m } else { due(m, units) };
+            if run.counted < target {
                 let k = run.counted;
                 let Ok(mut g) = shared.0.lock() else { break };
                 if let Some(segment) = g.encoded.remove(&k) {
@@ -698,7 +714,7 @@ fn parallel_layer<S: Space + Send>(
                 }
                 continue;
             }
-            if m == units {
+            if m == units || ended.is_some() {
                 break;
             }
             if let Some(mut chunk) = pending[m % window].take() {
@@ -709,9 +725,6 @@ fn parallel_layer<S: Space + Send>(
                     g.jobs.push_back((m - 1, chunk));
                 }
                 shared.1.notify_all();
-                if ended.is_some() {
-                    break;
-                }
                 continue;
             }
             // The next unit to merge is not ready: take what has arrived,
@@ -738,7 +751,7 @@ fn parallel_layer<S: Space + Send>(
             g.stop = true;
         }
         shared.1.notify_all();
-        ended
+        ended.map(|out| run.ended(out, frontier))
     })
 }
 
