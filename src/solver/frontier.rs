@@ -102,16 +102,6 @@ fn put(bytes: &mut Vec<u8>, mut v: u32) {
     bytes.push(v as u8);
 }
 
-/// Empties `v`, giving its buffer back when it holds more than `keep`
-/// entries.
-fn empty<T>(v: &mut Vec<T>, keep: usize) {
-    if v.capacity() > keep {
-        *v = Vec::new();
-    } else {
-        v.clear();
-    }
-}
-
 /// A word's difference as a small number whichever its sign (a step left
 /// or up is a small negative one): 0, -1, 1, -2, … become 0, 1, 2, 3, ….
 #[inline]
@@ -178,17 +168,6 @@ impl Layer {
     /// States per chunk (0 before the first push).
     pub fn chunk_len(&self) -> usize {
         self.chunk
-    }
-
-    /// Empties the layer for the next one. A buffer of more than 64 KiB (or
-    /// an index of more than 4096 chunks) is given back rather than kept:
-    /// the next layer may be far smaller, and what a search holds is
-    /// counted by capacity.
-    pub fn clear(&mut self) {
-        empty(&mut self.bytes, 1 << 16);
-        empty(&mut self.chunks, 1 << 12);
-        self.last.clear();
-        self.len = 0;
     }
 
     /// Ends the pushes: the buffers shrink to what the states need and the
@@ -340,7 +319,7 @@ impl Reader<'_> {
     /// end of the chunk.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<(&[u32], u128)> {
-        if self.left == 0 || self.at >= self.bytes.len() {
+        if self.done() {
             return None;
         }
         self.left -= 1;
@@ -673,11 +652,10 @@ mod tests {
     }
 
     /// A layer's buffer holds at most an eighth more than its states need
-    /// (doubling would leave up to half unused), and a large one is given
-    /// back when the layer is cleared, so the next layer is counted for
-    /// its own states alone.
+    /// while it is pushed to (doubling would leave up to half unused), and
+    /// none once finished, so a segment is counted for its states alone.
     #[test]
-    fn a_layer_holds_little_slack_and_gives_large_buffers_back() {
+    fn a_layer_holds_little_slack_and_none_once_finished() {
         let mut layer = Layer::default();
         let mut s: Vec<u32> = (0..64).map(|i| 0x8000_0000 | i << 8).collect();
         for k in 0..100_000u32 {
@@ -691,9 +669,12 @@ mod tests {
             );
         }
         assert!(layer.bytes() > 1 << 16);
-        layer.clear();
-        layer.push(&s, fingerprint::of_words(&s));
-        assert!(layer.bytes() < 1024, "{}", layer.bytes());
+        layer.finish();
+        assert_eq!(
+            layer.bytes(),
+            layer.bytes.len() + layer.chunks.len() * std::mem::size_of::<[u32; 5]>()
+        );
+        assert!(layer.last.capacity() == 0);
     }
 
     #[test]

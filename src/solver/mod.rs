@@ -302,7 +302,12 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn bytes(&self, frontier: &Frontier) -> usize {
-        self.visited.bytes() + frontier.bytes() + self.counted_bytes
+        // The first segment's record stands for the layer's working copy,
+        // not counted (as in [`Frontier::bytes`]).
+        let next = self
+            .counted_bytes
+            .saturating_sub(std::mem::size_of::<Layer>());
+        self.visited.bytes() + frontier.bytes() + next
     }
 
     /// Counts the segment of the next unit in order (`None`: nothing new
@@ -313,13 +318,7 @@ impl Run<'_> {
     fn count(&mut self, segment: Option<Layer>) {
         self.counted += 1;
         if let Some(s) = segment {
-            // The first segment's record is the layer's working copy, not
-            // counted ([`Frontier::bytes`]).
-            self.counted_bytes += if self.segments.is_empty() {
-                s.bytes()
-            } else {
-                frontier::segment_bytes(&s)
-            };
+            self.counted_bytes += frontier::segment_bytes(&s);
             self.segments.push(s);
         }
     }
@@ -562,24 +561,23 @@ fn sequential_layer<S: Space>(
     let units = frontier.units();
     // Encoded segments not yet counted, in unit order.
     let mut encoded = std::collections::VecDeque::new();
+    let mut ended = None;
     for u in 0..units {
         while run.counted < due(u, units) {
             run.count(encoded.pop_front().flatten());
         }
         expand(space, frontier, u, chunk);
-        let ended = run.merge(chunk, first + frontier.unit_start(u), frontier);
+        ended = run.merge(chunk, first + frontier.unit_start(u), frontier);
         encoded.push_back(encode(chunk, base));
-        if let Some(out) = ended {
-            while let Some(segment) = encoded.pop_front() {
-                run.count(segment);
-            }
-            return Some(run.ended(out, frontier));
+        if ended.is_some() {
+            break;
         }
     }
+    // The layer's end, or the search's: every merged unit is counted.
     while let Some(segment) = encoded.pop_front() {
         run.count(segment);
     }
-    None
+    ended.map(|out| run.ended(out, frontier))
 }
 
 /// What the threads of [`parallel_layer`] share, under one lock.
