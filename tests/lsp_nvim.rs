@@ -8,8 +8,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 fn nvim() -> PathBuf {
+    // The tests of this file run in parallel: one installs Neovim while
+    // the others wait, rather than each creating the same venv at once.
+    static NVIM: OnceLock<PathBuf> = OnceLock::new();
+    NVIM.get_or_init(find_or_install).clone()
+}
+
+fn find_or_install() -> PathBuf {
     if let Some(p) = std::env::var_os("MIAU_NVIM") {
         return PathBuf::from(p);
     }
