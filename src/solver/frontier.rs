@@ -57,6 +57,8 @@
 
 use super::fingerprint;
 use std::sync::Arc;
+use std::sync::RwLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One layer: the states in the order pushed.
 #[derive(Debug, Default, Clone)]
@@ -348,13 +350,13 @@ impl Layer {
 
     /// Reads the states of chunk `c` back in order (none when `c` is past
     /// the last chunk).
-    pub fn reader(&self, c: usize) -> Reader<'_> {
+    pub fn reader(&self, c: usize) -> Reader {
         self.reader_with(c, Buffers::default())
     }
 
     /// Like [`Layer::reader`], reusing `buffers` (a previous reader's)
     /// rather than allocating new ones.
-    fn reader_with(&self, c: usize, mut buffers: Buffers) -> Reader<'_> {
+    fn reader_with(&self, c: usize, mut buffers: Buffers) -> Reader {
         let fp = match c.checked_sub(1) {
             _ if c >= self.chunks() => 0,
             None => self.first,
@@ -366,8 +368,8 @@ impl Layer {
         let mut left = self.len.saturating_sub(c * self.chunk).min(self.chunk);
         buffers.current.clear();
         buffers.current.extend_from_slice(&self.base);
-        let (bytes, at) = if self.packed {
-            buffers.expanded.clear();
+        buffers.expanded.clear();
+        if self.packed {
             let block = &self.bytes[self.chunk_at(c)..self.chunk_at(c + 1)];
             let header = block.split_first_chunk::<4>();
             let len = header.map_or(0, |(len, _)| u32::from_le_bytes(*len) as usize);
@@ -383,15 +385,17 @@ impl Layer {
                     left = 0;
                 }
             }
-            (None, 0)
-        } else {
-            (Some(&self.bytes[..]), self.chunk_at(c))
-        };
+        } else if c < self.chunks() {
+            // A copy of a few kilobytes, small beside expanding the
+            // chunk's states: the reader then holds nothing of the
+            // layer, which a frontier may release meanwhile.
+            let raw = &self.bytes[self.chunk_at(c)..self.chunk_at(c + 1)];
+            buffers.expanded.extend_from_slice(raw);
+        }
         Reader {
             diff: 0,
-            bytes,
             buffers,
-            at,
+            at: 0,
             fp,
             first: true,
             left,
@@ -404,16 +408,14 @@ impl Layer {
 struct Buffers {
     /// The state last read.
     current: Vec<u32>,
-    /// A compressed chunk's deltas, expanded.
+    /// The chunk's deltas: a copy, or a compressed chunk's expanded.
     expanded: Vec<u8>,
 }
 
-/// Reads one chunk of a [`Layer`] in order.
+/// Reads one chunk of a [`Layer`] in order, from its own copy of the
+/// chunk's deltas.
 #[derive(Debug)]
-pub struct Reader<'a> {
-    /// The layer's delta bytes, or `None` when they are the expanded
-    /// buffer's (a compressed chunk).
-    bytes: Option<&'a [u8]>,
+pub struct Reader {
     at: usize,
     buffers: Buffers,
     /// The fingerprint of `current`.
@@ -426,10 +428,10 @@ pub struct Reader<'a> {
     left: usize,
 }
 
-impl Reader<'_> {
+impl Reader {
     /// Whether the chunk has no state left to read.
     fn done(&self) -> bool {
-        self.left == 0 || self.at >= self.bytes.unwrap_or(&self.buffers.expanded).len()
+        self.left == 0 || self.at >= self.buffers.expanded.len()
     }
 
     /// The next state of the chunk and its fingerprint, or `None` at the
@@ -441,7 +443,7 @@ impl Reader<'_> {
         }
         self.left -= 1;
         let Buffers { current, expanded } = &mut self.buffers;
-        let bytes = self.bytes.unwrap_or(expanded);
+        let bytes: &[u8] = expanded;
         let header = get(bytes, &mut self.at);
         if header == WHOLE {
             let len = get(bytes, &mut self.at) as usize;
@@ -497,9 +499,22 @@ pub fn segment_bytes(segment: &Layer) -> usize {
 /// holding at most a chunk's worth of states (or one chunk), so units
 /// are as large as chunks were whatever the segments' sizes, and which
 /// units a layer has depends on its states alone.
+///
+/// Once the merge is past every unit reading a segment, the segment is
+/// released ([`Frontier::release_through`]): at a layer's end the layer
+/// costs next to nothing, so the search holds about one layer, not two.
+/// Readers copy or expand a chunk before reading it, so no reader holds
+/// on to a segment; the lock of each segment is taken once per chunk.
 #[derive(Debug, Default)]
 pub struct Frontier {
-    segments: Vec<Layer>,
+    /// The segments, each `None` once released.
+    segments: Vec<RwLock<Option<Layer>>>,
+    /// Per segment: its bytes ([`segment_bytes`]) and the last unit
+    /// reading it.
+    ends: Vec<(usize, u32)>,
+    /// Segments released so far (the first ones), and their bytes.
+    released: AtomicUsize,
+    released_bytes: AtomicUsize,
     /// Per piece (one chunk of one segment): (segment, chunk in it).
     pieces: Vec<(u32, u32)>,
     /// Per unit: the end of its pieces in `pieces` and the place of its
@@ -515,6 +530,7 @@ impl Frontier {
         let per = segments.first().map_or(1, |s| s.chunk_len().max(1));
         let (mut pieces, mut units) = (Vec::new(), Vec::new());
         let (mut len, mut in_unit) = (0usize, 0usize);
+        let mut ends = Vec::with_capacity(segments.len());
         for (k, segment) in segments.iter().enumerate() {
             for c in 0..segment.chunks() {
                 let n = segment
@@ -529,6 +545,7 @@ impl Frontier {
                 in_unit += n;
                 len += n;
             }
+            ends.push((segment_bytes(segment), units.len() as u32));
         }
         if in_unit > 0 {
             units.push((pieces.len() as u32, (len - in_unit) as u32));
@@ -536,7 +553,10 @@ impl Frontier {
         pieces.shrink_to_fit();
         units.shrink_to_fit();
         Frontier {
-            segments,
+            segments: segments.into_iter().map(|s| RwLock::new(Some(s))).collect(),
+            ends,
+            released: AtomicUsize::new(0),
+            released_bytes: AtomicUsize::new(0),
             pieces,
             units,
             len,
@@ -579,9 +599,29 @@ impl Frontier {
     /// uncounted, so a one-state layer costs what its state does.
     pub fn bytes(&self) -> usize {
         let entry = std::mem::size_of::<(u32, u32)>();
-        (self.segments.iter().map(segment_bytes).sum::<usize>()
+        (self.ends.iter().map(|e| e.0).sum::<usize>()
             + (self.pieces.capacity() + self.units.capacity()) * entry)
+            .saturating_sub(self.released_bytes.load(Ordering::Relaxed))
             .saturating_sub(std::mem::size_of::<Layer>() + 2 * entry)
+    }
+
+    /// Releases the segments no unit after `u` reads. Called by the
+    /// thread that merges, once unit `u` is merged (so every reader of
+    /// those segments is done): what [`Frontier::bytes`] counts then
+    /// depends on `u` alone, whichever threads read the units.
+    pub fn release_through(&self, u: usize) {
+        let mut k = self.released.load(Ordering::Relaxed);
+        while let Some(&(bytes, last)) = self.ends.get(k) {
+            if last as usize > u {
+                break;
+            }
+            if let Ok(mut segment) = self.segments[k].write() {
+                *segment = None;
+            }
+            self.released_bytes.fetch_add(bytes, Ordering::Relaxed);
+            k += 1;
+        }
+        self.released.store(k, Ordering::Relaxed);
     }
 
     /// Reads the states of unit `u` in order (none past the last unit).
@@ -610,7 +650,7 @@ pub struct UnitReader<'a> {
     /// The next piece to read, and the end of the unit's pieces.
     next: usize,
     end: usize,
-    reader: Option<Reader<'a>>,
+    reader: Option<Reader>,
 }
 
 impl UnitReader<'_> {
@@ -624,8 +664,16 @@ impl UnitReader<'_> {
             let (s, c) = self.frontier.pieces[self.next];
             self.next += 1;
             let buffers = self.reader.take().map(|r| r.buffers).unwrap_or_default();
-            let segment = &self.frontier.segments[s as usize];
-            self.reader = Some(segment.reader_with(c as usize, buffers));
+            let segment = self.frontier.segments[s as usize].read();
+            self.reader = match segment.as_deref() {
+                Ok(Some(segment)) => Some(segment.reader_with(c as usize, buffers)),
+                // Released (or poisoned): never so for a unit not yet
+                // merged, which is the only kind read.
+                _ => {
+                    debug_assert!(false, "a released segment was read");
+                    None
+                }
+            };
         }
         self.reader.as_mut().and_then(Reader::next)
     }
@@ -721,6 +769,7 @@ mod tests {
             sizes in prop::collection::vec(0usize..40, 0..12),
             len in 1usize..50,
             scattered in any::<bool>(),
+            release in any::<bool>(),
         ) {
             let base: Arc<[u32]> = (0..len as u32).collect::<Vec<_>>().into();
             let mut state = base.to_vec();
@@ -746,6 +795,7 @@ mod tests {
             prop_assert_eq!(frontier.len(), pushed.len());
             let per = chunk_states(len);
             let mut read = Vec::new();
+            let mut bytes = frontier.bytes();
             for u in 0..frontier.units() {
                 prop_assert_eq!(frontier.unit_start(u) as usize, read.len());
                 let mut r = frontier.reader(u);
@@ -756,8 +806,23 @@ mod tests {
                     n += 1;
                 }
                 prop_assert!(n > 0 && n <= per, "unit {} holds {} states", u, n);
+                // As the merge does: each unit read, what only it and the
+                // units before it read is released, and the next unit
+                // still reads back whole.
+                if release {
+                    frontier.release_through(u);
+                    prop_assert!(frontier.bytes() <= bytes);
+                    bytes = frontier.bytes();
+                }
             }
             prop_assert_eq!(read, pushed);
+            if release {
+                // Only the index is left.
+                let index = (frontier.pieces.capacity() + frontier.units.capacity()) * 8;
+                prop_assert!(frontier.bytes() <= index, "{} bytes left", frontier.bytes());
+                let held = frontier.segments.iter().filter(|s| s.read().unwrap().is_some()).count();
+                prop_assert_eq!(held, 0);
+            }
             prop_assert!(frontier.reader(frontier.units()).next().is_none());
         }
     }

@@ -568,6 +568,7 @@ fn sequential_layer<S: Space>(
         }
         expand(space, frontier, u, chunk);
         ended = run.merge(chunk, first + frontier.unit_start(u), frontier);
+        frontier.release_through(u);
         encoded.push_back(encode(chunk, base));
         if ended.is_some() {
             break;
@@ -717,6 +718,7 @@ fn parallel_layer<S: Space + Send>(
             }
             if let Some(mut chunk) = pending[m % window].take() {
                 ended = run.merge(&mut chunk, first + frontier.unit_start(m), frontier);
+                frontier.release_through(m);
                 m += 1;
                 if let Ok(mut g) = shared.0.lock() {
                     g.merged = m;
