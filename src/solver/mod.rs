@@ -2,7 +2,7 @@
 //!
 //! The search is generic over [`Space`] so that it can be tested against a
 //! naive BFS on small spaces and run on the engine's compact state unchanged.
-//! Visited states are stored as 96-bit fingerprints with a parent index and
+//! Visited states are stored as 80-bit fingerprints with a parent index and
 //! the action that reached them (about 22 bytes each, see [`visited`]); only
 //! the current and next BFS layers keep states, delta-encoded against the
 //! state before them in the layer (a few bytes each whatever the board

@@ -31,7 +31,7 @@
 //! are nodes (expanded: settled, stored: settled), not move states. The
 //! search runs on one thread whatever `jobs` says, so its result is the
 //! same for every `jobs`. The visited set is the move search's: a node's
-//! 96-bit fingerprint, its parent and the push direction (see [`visited`]);
+//! 80-bit fingerprint, its parent and the push direction (see [`visited`]);
 //! a route is rebuilt by replaying the legs and matching fingerprints.
 //!
 //! Walks are taken from a grid computed once with the engine: for every

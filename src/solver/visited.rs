@@ -1,22 +1,27 @@
 //! The visited set: fingerprints with parent pointers, in one open-addressing table.
 //!
-//! Per stored state: the low 96 bits of its fingerprint (12 bytes) and a
+//! Per stored state: the low 80 bits of its fingerprint (10 bytes) and a
 //! 4-byte link (the parent's index in 29 bits, the action that reached the
-//! state in the top 3) in two parallel vectors (16 bytes), plus a 4-byte
-//! slot in a table kept at most 7/8 full (4.6 to 9.1 bytes per state). The
-//! vectors grow by an eighth at a time rather than doubling, so their slack
-//! stays under 12.5%: at most about 27 bytes per state in the worst case,
-//! about 22 typically. A set of fewer than 16 states has no table yet and
+//! state in the top 3) in two parallel vectors (14 bytes), plus a 4-byte
+//! slot in a table kept at most 7/8 full (4.6 to 9.1 bytes per state).
+//! The vectors grow by an eighth at a time rather than doubling, so their
+//! slack stays under 12.5%: at most about 25 bytes per state in the worst
+//! case, about 20 typically. (A table grown by half rather than doubled
+//! would cost at most 6.9 bytes a state for its slots, but is fuller on
+//! average, and its longer runs made the crowded searches 12% slower;
+//! one kept at most 3/4 full and grown by half, 5%.) A set of fewer than 16 states has no table yet and
 //! is searched entry by entry, so a tiny search pays for its states alone.
 //! Routes are rebuilt by walking parents instead of storing path strings.
 //!
-//! Why 96 bits are enough: two distinct states share a stored fingerprint
-//! with probability 2^-96 (the Zobrist terms behave as random bits, and
+//! Why 80 bits are enough: two distinct states share a stored fingerprint
+//! with probability 2^-80 (the Zobrist terms behave as random bits, and
 //! truncating an XOR of terms is the XOR of the truncated terms), so among
-//! n states the chance that any pair collides is at most n²/2^97: about
-//! 6·10^-14 for 100 million states, the most one search may store. A
-//! collision would make the search treat a new state as seen (a route could
-//! be missed, never a wrong route: routes are replayed on the engine).
+//! n states the chance that any pair collides is at most n²/2^81: about
+//! 4·10^-9 for 100 million states, the most one search may store, and
+//! 4·10^-13 for the million of a typical level. A collision would make the
+//! search treat a new state as seen (a route could be missed, never a
+//! wrong route: routes are replayed on the engine). 96 bits would make
+//! those odds smaller still at 2 more bytes a state, a tenth of the set.
 //!
 //! A breadth-first search meets most repeated states soon after storing
 //! them, so a small direct-mapped cache of the latest stored fingerprints
@@ -43,25 +48,48 @@ const PARENT: u32 = (1 << 29) - 1;
 const INDEX_BITS: u32 = 27;
 const INDEX: u32 = (1 << INDEX_BITS) - 1;
 
+/// How many low bits of a fingerprint the set keeps.
+const KEPT_BITS: u32 = 80;
+
 /// The bits of a fingerprint the set keeps (see the module comment).
-pub const KEPT: u128 = (1 << 96) - 1;
+pub const KEPT: u128 = (1 << KEPT_BITS) - 1;
 
 /// The tag of a fingerprint: the top 5 of its kept bits (independent of the
-/// low bits that pick the slot).
+/// low 64 bits that pick the slot).
 #[inline]
 fn tag(fp: u128) -> u32 {
-    ((fp >> (96 - (32 - INDEX_BITS))) as u32) & ((1 << (32 - INDEX_BITS)) - 1)
+    ((fp >> (KEPT_BITS - (32 - INDEX_BITS))) as u32) & ((1 << (32 - INDEX_BITS)) - 1)
 }
 
-/// A kept fingerprint as stored: three words, so a state costs 12 bytes.
+/// A kept fingerprint as stored: five half-words, so a state costs 10
+/// bytes (and entries need no alignment beyond 2).
+type Stored = [u16; 5];
+
 #[inline]
-fn pack(fp: u128) -> [u32; 3] {
-    [fp as u32, (fp >> 32) as u32, (fp >> 64) as u32]
+fn pack(fp: u128) -> Stored {
+    [
+        fp as u16,
+        (fp >> 16) as u16,
+        (fp >> 32) as u16,
+        (fp >> 48) as u16,
+        (fp >> 64) as u16,
+    ]
 }
 
 #[inline]
-fn unpack(f: [u32; 3]) -> u128 {
-    u128::from(f[0]) | u128::from(f[1]) << 32 | u128::from(f[2]) << 64
+fn unpack(f: Stored) -> u128 {
+    f.iter()
+        .rev()
+        .fold(0u128, |acc, &h| acc << 16 | u128::from(h))
+}
+
+/// The first slot a fingerprint probes in a table of `len` slots: its low
+/// 64 bits scaled to the table (a multiply, so any size will do, and the
+/// slots of a table are in order of the fingerprints' low bits, which a
+/// rebuild uses).
+#[inline]
+fn home(fp: u128, len: usize) -> usize {
+    ((u128::from(fp as u64) * len as u128) >> 64) as usize
 }
 
 /// A slot holds the state's index in its low 27 bits and the 5-bit tag of
@@ -83,16 +111,16 @@ pub const MAX_STATES: usize = INDEX as usize;
 /// The set of visited states.
 #[derive(Debug)]
 pub struct Visited {
-    fingerprints: Vec<[u32; 3]>,
+    fingerprints: Vec<Stored>,
     links: Vec<u32>,
     slots: Vec<u32>,
     /// The most recently stored states, direct-mapped by fingerprint: small
     /// enough to stay in cache, so a repeat of a recent state is found
     /// without touching the table or the fingerprints.
-    recent: Vec<(u128, u32)>,
+    recent: Vec<(Stored, u32)>,
 }
 
-/// Most entries of the recent-states cache (128 KiB, so it stays in the L2
+/// Most entries of the recent-states cache (64 KiB, so it stays in the L2
 /// cache; measured: larger caches were slower, missing there themselves).
 /// A small table gets a cache an eighth of its size, so a search of a few
 /// dozen states does not pay for clearing 128 KiB.
@@ -100,8 +128,11 @@ const RECENT: usize = 1 << 12;
 
 /// The table size from which the recent-states cache is kept: below it
 /// the table and the fingerprints fit in the L2 cache themselves, so the
-/// cache would cost memory (up to 9 bytes per state) and save nothing.
+/// cache would cost memory (up to 4.5 bytes per state) and save nothing.
 const RECENT_FROM: usize = 1 << 17;
+
+/// How many slots ahead a rebuild prefetches the fingerprints it reads.
+const GROW_AHEAD: usize = 16;
 
 /// The states held before the table is built: a set this small is
 /// searched by comparing fingerprints one by one (a few cache lines), so
@@ -109,9 +140,9 @@ const RECENT_FROM: usize = 1 << 17;
 const SCAN: usize = 16;
 
 /// The recent-states cache for a table of `slots` slots (none when small).
-fn recent_cache(slots: usize) -> Vec<(u128, u32)> {
+fn recent_cache(slots: usize) -> Vec<(Stored, u32)> {
     if slots >= RECENT_FROM {
-        vec![(0, EMPTY); RECENT]
+        vec![([0; 5], EMPTY); RECENT]
     } else {
         Vec::new()
     }
@@ -134,7 +165,7 @@ impl Visited {
         let slots = if n < SCAN {
             0
         } else {
-            (n * 8 / 7).next_power_of_two().max(2 * SCAN)
+            (n * 8 / 7 + 1).max(2 * SCAN)
         };
         Visited {
             fingerprints: Vec::with_capacity(n),
@@ -172,10 +203,10 @@ impl Visited {
 
     /// Bytes held (capacity, not just length: what the allocator gave us).
     pub fn bytes(&self) -> usize {
-        self.fingerprints.capacity() * 12
+        self.fingerprints.capacity() * std::mem::size_of::<Stored>()
             + self.links.capacity() * 4
             + self.slots.len() * 4
-            + self.recent.len() * 32
+            + self.recent.len() * std::mem::size_of::<(Stored, u32)>()
     }
 
     /// Insert `fp`, reached from `parent` by `action` (below 8), unless it is
@@ -183,8 +214,9 @@ impl Visited {
     /// set under [`MAX_STATES`] (the solver's memory limit ends far sooner).
     pub fn insert(&mut self, fp: u128, parent: u32, action: u8) -> Insert {
         let fp = fp & KEPT;
+        let f = pack(fp);
         if self.slots.is_empty() {
-            if let Some(i) = self.fingerprints.iter().position(|&f| f == pack(fp)) {
+            if let Some(i) = self.fingerprints.iter().position(|&g| g == f) {
                 return Insert::Seen(i as u32);
             }
             if self.len() + 1 < SCAN {
@@ -198,29 +230,27 @@ impl Visited {
             None
         } else {
             let r = recent_slot(fp, self.recent.len());
-            if self.recent[r].0 == fp && self.recent[r].1 != EMPTY {
+            if self.recent[r].0 == f && self.recent[r].1 != EMPTY {
                 return Insert::Seen(self.recent[r].1);
             }
             Some(r)
         };
-        let mask = self.slots.len() - 1;
-        let mut i = (fp as usize) & mask;
+        let len = self.slots.len();
+        let mut i = home(fp, len);
         loop {
             let slot = self.slots[i];
             if slot == EMPTY {
                 let index = self.push(fp, parent, action);
                 self.slots[i] = slot_of(index, fp);
                 if let Some(r) = r {
-                    self.recent[r] = (fp, index);
+                    self.recent[r] = (f, index);
                 }
                 return Insert::New(index);
             }
-            if slot >> INDEX_BITS == tag(fp)
-                && unpack(self.fingerprints[(slot & INDEX) as usize]) == fp
-            {
+            if slot >> INDEX_BITS == tag(fp) && self.fingerprints[(slot & INDEX) as usize] == f {
                 return Insert::Seen(slot & INDEX);
             }
-            i = (i + 1) & mask;
+            i = if i + 1 == len { 0 } else { i + 1 };
         }
     }
 
@@ -247,26 +277,25 @@ impl Visited {
     /// The index of `fp`, when stored (nothing is inserted).
     pub fn find(&self, fp: u128) -> Option<u32> {
         let fp = fp & KEPT;
+        let f = pack(fp);
         if self.slots.is_empty() {
             return self
                 .fingerprints
                 .iter()
-                .position(|&f| f == pack(fp))
+                .position(|&g| g == f)
                 .map(|i| i as u32);
         }
-        let mask = self.slots.len() - 1;
-        let mut i = (fp as usize) & mask;
+        let len = self.slots.len();
+        let mut i = home(fp, len);
         loop {
             let slot = self.slots[i];
             if slot == EMPTY {
                 return None;
             }
-            if slot >> INDEX_BITS == tag(fp)
-                && unpack(self.fingerprints[(slot & INDEX) as usize]) == fp
-            {
+            if slot >> INDEX_BITS == tag(fp) && self.fingerprints[(slot & INDEX) as usize] == f {
                 return Some(slot & INDEX);
             }
-            i = (i + 1) & mask;
+            i = if i + 1 == len { 0 } else { i + 1 };
         }
     }
 
@@ -275,7 +304,7 @@ impl Visited {
     /// instead of following one another. Only a hint: no effect on results.
     #[inline]
     pub fn prefetch(&self, fp: u128) {
-        let i = (fp as usize) & (self.slots.len().wrapping_sub(1));
+        let i = home(fp, self.slots.len());
         #[cfg(target_arch = "x86_64")]
         if let Some(slot) = self.slots.get(i) {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
@@ -292,37 +321,69 @@ impl Visited {
     #[inline]
     pub fn prefetch_fingerprint(&self, fp: u128) {
         let fp = fp & KEPT;
-        let i = (fp as usize) & (self.slots.len().wrapping_sub(1));
+        let i = home(fp, self.slots.len());
         let Some(&slot) = self.slots.get(i) else {
             return;
         };
-        if slot == EMPTY || slot >> INDEX_BITS != tag(fp) {
-            return;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(f) = self.fingerprints.get((slot & INDEX) as usize) {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            // SAFETY: as in `prefetch`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((f as *const [u32; 3]).cast::<i8>()) };
+        if slot != EMPTY && slot >> INDEX_BITS == tag(fp) {
+            self.prefetch_entry(slot & INDEX);
         }
     }
 
+    /// Rebuilds the table twice as large.
+    ///
+    /// The old table is walked in slot order, from the start of a run:
+    /// since a slot is picked by scaling the fingerprint's low bits, the
+    /// states come nearly in order of their new slots, so the new table is
+    /// written front to back rather than at random, and the fingerprint
+    /// reads, independent of one another, are prefetched ahead.
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(2 * SCAN);
-        let mask = size - 1;
         let mut slots = vec![EMPTY; size];
-        for (index, &f) in self.fingerprints.iter().enumerate() {
-            let fp = unpack(f);
-            let mut i = (fp as usize) & mask;
+        let place = |slots: &mut [u32], slot: u32, fp: u128| {
+            let mut i = home(fp, size);
             while slots[i] != EMPTY {
-                i = (i + 1) & mask;
+                i = if i + 1 == size { 0 } else { i + 1 };
             }
-            slots[i] = slot_of(index as u32, fp);
+            slots[i] = slot;
+        };
+        if self.slots.is_empty() {
+            for (index, &f) in self.fingerprints.iter().enumerate() {
+                let fp = unpack(f);
+                place(&mut slots, slot_of(index as u32, fp), fp);
+            }
+        } else {
+            let old = &self.slots;
+            let start = old.iter().position(|&s| s == EMPTY).unwrap_or(0);
+            let order = old[start..].iter().chain(&old[..start]);
+            let ahead = old[start..].iter().chain(&old[..start]).skip(GROW_AHEAD);
+            for (&slot, &later) in order.zip(ahead.chain(std::iter::repeat(&EMPTY))) {
+                if later != EMPTY {
+                    self.prefetch_entry(later & INDEX);
+                }
+                if slot != EMPTY {
+                    let fp = unpack(self.fingerprints[(slot & INDEX) as usize]);
+                    place(&mut slots, slot, fp);
+                }
+            }
         }
         self.slots = slots;
         if self.recent.is_empty() && size >= RECENT_FROM {
             self.recent = recent_cache(size);
         }
+    }
+
+    /// Starts loading the fingerprint of state `index`. Only a hint.
+    #[inline]
+    fn prefetch_entry(&self, index: u32) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = self.fingerprints.get(index as usize) {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: as in `prefetch`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((f as *const Stored).cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = index;
     }
 
     /// The actions from the root to state `index`.
@@ -348,6 +409,7 @@ impl Visited {
         if self.is_empty() {
             return 0.0;
         }
-        16.0 + (self.slots.len() * 4) as f64 / self.len() as f64
+        (std::mem::size_of::<Stored>() + 4) as f64
+            + (self.slots.len() * 4) as f64 / self.len() as f64
     }
 }
