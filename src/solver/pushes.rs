@@ -535,47 +535,146 @@ impl PushSpace<'_> {
 
 /// The pending nodes of one bucket, in the order found: per node its
 /// index in the visited set (4 bytes) and its key's cells, one byte each
-/// on boards of at most 256 cells, two otherwise. Grows by an eighth, so
-/// its slack stays small (the frontier counts in bytes per state).
+/// on boards of at most 256 cells, two otherwise. Entries are appended to
+/// a tail, and every [`BLOCK`] bytes of tail become one LZ4 block: nodes
+/// filed one after another are close (the same crates but one, a player
+/// beside them), so a block costs a fraction of its entries, and a bucket
+/// is only ever read whole, in order. The tail grows by an eighth, so its
+/// slack stays small (the frontier counts in bytes per state).
 #[derive(Debug, Default)]
 struct Bucket {
-    bytes: Vec<u8>,
+    /// Full blocks, each its entries compressed (their length first).
+    blocks: Vec<Box<[u8]>>,
+    /// The bytes of `blocks`.
+    packed: usize,
+    /// The entries after the last block, as written.
+    tail: Vec<u8>,
 }
 
+/// Bytes of entries that make one compressed block of a [`Bucket`]:
+/// enough for LZ4 to find the repeats, small beside a search that fills
+/// one (a tiny search never compresses anything).
+#[cfg(not(test))]
+const BLOCK: usize = 16 * 1024;
+// The library's push searches are small: blocks of a few entries, so the
+// property tests against the move search read compressed blocks too.
+#[cfg(test)]
+const BLOCK: usize = 48;
+
 impl Bucket {
-    fn push(&mut self, index: u32, key: &[u32], wide: bool) -> usize {
-        let before = self.bytes.capacity();
+    /// Bytes held: the blocks, their list and the tail's capacity.
+    fn bytes(&self) -> usize {
+        self.packed
+            + self.blocks.capacity() * std::mem::size_of::<Box<[u8]>>()
+            + self.tail.capacity()
+    }
+
+    /// Appends a node; what the bucket's bytes grew (or shrank) by is
+    /// read from [`Bucket::bytes`] around the call.
+    fn push(&mut self, index: u32, key: &[u32], wide: bool) {
         let need = 4 + key.len() * (1 + usize::from(wide));
-        super::make_room(&mut self.bytes, need, need);
-        self.bytes.extend_from_slice(&index.to_le_bytes());
+        super::make_room(&mut self.tail, need, need);
+        self.tail.extend_from_slice(&index.to_le_bytes());
         for &c in key {
             if wide {
-                self.bytes.extend_from_slice(&(c as u16).to_le_bytes());
+                self.tail.extend_from_slice(&(c as u16).to_le_bytes());
             } else {
-                self.bytes.push(c as u8);
+                self.tail.push(c as u8);
             }
         }
-        self.bytes.capacity() - before
-    }
-
-    /// Node `i`'s index, its key decoded into `key` (of the key's length).
-    fn read(&self, i: usize, key: &mut [u32], wide: bool) -> u32 {
-        let width = 1 + usize::from(wide);
-        let at = i * (4 + key.len() * width);
-        let b = &self.bytes[at..at + 4 + key.len() * width];
-        for (k, c) in key.iter_mut().enumerate() {
-            *c = if wide {
-                u32::from(u16::from_le_bytes([b[4 + 2 * k], b[5 + 2 * k]]))
-            } else {
-                u32::from(b[4 + k])
-            };
+        if self.tail.len() >= BLOCK {
+            let block = lz4_flex::block::compress_prepend_size(&self.tail).into_boxed_slice();
+            self.packed += block.len();
+            super::make_room(&mut self.blocks, 1, 4);
+            self.blocks.push(block);
+            // The tail keeps its capacity: the next block fills it again.
+            self.tail.clear();
         }
-        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
     }
 
-    fn len(&self, key_len: usize, wide: bool) -> usize {
-        self.bytes.len() / (4 + key_len * (1 + usize::from(wide)))
+    /// Reads the nodes back in order.
+    fn reader(&self) -> BucketReader<'_> {
+        let mut r = BucketReader {
+            bucket: self,
+            block: 0,
+            expanded: Vec::new(),
+            at: 0,
+        };
+        r.expand();
+        r
     }
+}
+
+/// Reads a [`Bucket`]'s nodes in order, a block at a time.
+struct BucketReader<'a> {
+    bucket: &'a Bucket,
+    /// The block being read (the tail once past the last).
+    block: usize,
+    /// That block's entries, expanded.
+    expanded: Vec<u8>,
+    at: usize,
+}
+
+impl BucketReader<'_> {
+    /// Expands the current block (nothing to do for the tail). A block
+    /// that does not expand (never so: the bucket wrote it) reads as empty.
+    fn expand(&mut self) {
+        self.expanded.clear();
+        if let Some(block) = self.bucket.blocks.get(self.block) {
+            match lz4_flex::block::decompress_size_prepended(block) {
+                Ok(bytes) => self.expanded = bytes,
+                Err(_) => debug_assert!(false, "a bucket's block did not expand"),
+            }
+        }
+    }
+
+    /// The next node's index, its key decoded into `key` (of the key's
+    /// length); `None` after the last.
+    fn next(&mut self, key: &mut [u32], wide: bool) -> Option<u32> {
+        let width = 1 + usize::from(wide);
+        let size = 4 + key.len() * width;
+        loop {
+            let data: &[u8] = if self.block < self.bucket.blocks.len() {
+                &self.expanded
+            } else {
+                &self.bucket.tail
+            };
+            if let Some(b) = data.get(self.at..self.at + size) {
+                self.at += size;
+                for (k, c) in key.iter_mut().enumerate() {
+                    *c = if wide {
+                        u32::from(u16::from_le_bytes([b[4 + 2 * k], b[5 + 2 * k]]))
+                    } else {
+                        u32::from(b[4 + k])
+                    };
+                }
+                return Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            }
+            if self.block >= self.bucket.blocks.len() {
+                return None;
+            }
+            self.block += 1;
+            self.at = 0;
+            self.expand();
+        }
+    }
+}
+
+/// Files node `index` (its key `key`) in the bucket `bound`, keeping
+/// `bytes`, what the buckets hold, up to date.
+fn file(
+    pending: &mut BTreeMap<u32, Bucket>,
+    bytes: &mut usize,
+    bound: u32,
+    index: u32,
+    key: &[u32],
+    wide: bool,
+) {
+    let bucket = pending.entry(bound).or_default();
+    let before = bucket.bytes();
+    bucket.push(index, key, wide);
+    // `bytes` includes `before`, so this never goes below zero.
+    *bytes = *bytes + bucket.bytes() - before;
 }
 
 /// A successor waiting for its insert: its moves, its bucket (moves plus
@@ -612,13 +711,11 @@ pub fn search(
     let fp = fingerprint::of_words(&start) & visited::KEPT;
     let _ = visited.insert(fp, u32::MAX, 0);
     moves_to.push(0);
-    let mut bucket = Bucket::default();
-    pending_bytes += bucket.push(EXACT, &start, wide);
     let first = space.bound(&start, &mut work);
     if first >= UNREACHABLE {
         return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
     }
-    pending.insert(first, bucket);
+    file(&mut pending, &mut pending_bytes, first, EXACT, &start, wide);
     let mut key = start.clone();
     // One node's successors (`Successor`) and their keys, one after another.
     let mut found: Vec<Successor> = Vec::new();
@@ -640,7 +737,7 @@ pub fn search(
     let mut scratch = Vec::new();
     while let Some((bound, nodes)) = pending.pop_first() {
         if best.is_some_and(|(moves, ..)| bound >= moves) {
-            pending_bytes -= nodes.bytes.capacity();
+            pending_bytes -= nodes.bytes();
             break;
         }
         depth = bound;
@@ -649,8 +746,8 @@ pub fn search(
             stored: visited.len() as u64,
             depth,
         });
-        for n in 0..nodes.len(key.len(), wide) {
-            let entry = nodes.read(n, &mut key, wide);
+        let mut reader = nodes.reader();
+        while let Some(entry) = reader.next(&mut key, wide) {
             let index = entry & !EXACT;
             // A node found again for fewer moves has a newer entry, taken
             // first (its bucket is lower) and settled then.
@@ -668,11 +765,15 @@ pub fn search(
                     continue;
                 }
                 if cost + left > bound {
-                    pending_bytes +=
-                        pending
-                            .entry(cost + left)
-                            .or_default()
-                            .push(index | EXACT, &key, wide);
+                    let at = cost + left;
+                    file(
+                        &mut pending,
+                        &mut pending_bytes,
+                        at,
+                        index | EXACT,
+                        &key,
+                        wide,
+                    );
                     continue;
                 }
                 left
@@ -763,11 +864,11 @@ pub fn search(
                         i
                     }
                 };
-                pending_bytes += pending.entry(bound).or_default().push(at, next, wide);
+                file(&mut pending, &mut pending_bytes, bound, at, next, wide);
             }
         }
         peak = peak.max(bytes(&visited, &moves_to, pending_bytes, &work));
-        pending_bytes -= nodes.bytes.capacity();
+        pending_bytes -= nodes.bytes();
     }
     peak = peak.max(bytes(&visited, &moves_to, pending_bytes, &work));
     let Some((moves, index, leg)) = best else {
@@ -883,6 +984,35 @@ mod tests {
         let rules = game.rules(&start);
         let dead = DeadCells::new(game, &start, &rules)?;
         PushSpace::new(game, &start, &rules, &dead)
+    }
+
+    proptest! {
+        /// A bucket reads back every node pushed, in order, through its
+        /// compressed blocks and its tail, and counts what it holds.
+        #[test]
+        fn buckets_read_back_in_order(
+            nodes in prop::collection::vec((0u32..1 << 27, prop::collection::vec(0u32..600, 6)), 0..400),
+            wide in any::<bool>(),
+        ) {
+            let mut pending = BTreeMap::new();
+            let mut bytes = 0;
+            let cell = |c: u32| if wide { c } else { c & 0xFF };
+            for (index, key) in &nodes {
+                let key: Vec<u32> = key.iter().map(|&c| cell(c)).collect();
+                file(&mut pending, &mut bytes, 7, *index, &key, wide);
+            }
+            let bucket = pending.remove(&7).unwrap_or_default();
+            prop_assert_eq!(bucket.bytes(), bytes);
+            prop_assert!(nodes.len() * 10 < BLOCK * 2 || !bucket.blocks.is_empty());
+            let mut reader = bucket.reader();
+            let mut key = vec![0; 6];
+            for (index, want) in &nodes {
+                prop_assert_eq!(reader.next(&mut key, wide), Some(*index));
+                let want: Vec<u32> = want.iter().map(|&c| cell(c)).collect();
+                prop_assert_eq!(&key, &want);
+            }
+            prop_assert_eq!(reader.next(&mut key, wide), None);
+        }
     }
 
     proptest! {
