@@ -80,8 +80,9 @@ pub struct Layer {
     /// States per chunk, set by the first push.
     chunk: usize,
     len: usize,
-    /// Whether `bytes` holds one LZ4 block per chunk (see the module
-    /// comment) and `chunks` their offsets, rather than the deltas.
+    /// Whether `bytes` holds one block per chunk ([`super::blocks`], see
+    /// the module comment) and `chunks` their offsets, rather than the
+    /// deltas.
     packed: bool,
     /// The longest chunk's deltas before compression: what a block may
     /// claim to expand to (a guard against a wrong offset, which would
@@ -216,11 +217,6 @@ impl Layer {
         self.chunks.shrink_to_fit();
     }
 
-    /// Whether the layer's chunks are stored compressed.
-    pub fn is_packed(&self) -> bool {
-        self.packed
-    }
-
     /// Where chunk `c` starts in `bytes` (its end when `c` is the count).
     fn chunk_at(&self, c: usize) -> usize {
         match c.checked_sub(1) {
@@ -233,8 +229,8 @@ impl Layer {
         }
     }
 
-    /// Compresses each chunk's deltas into an LZ4 block after the 4-byte
-    /// length of the deltas, unless that saves less than an eighth.
+    /// Compresses each chunk's deltas into a block ([`super::blocks`]),
+    /// unless that saves less than an eighth.
     fn pack(&mut self) {
         let n = self.chunks();
         let mut out = Vec::with_capacity(self.bytes.len() / 2);
@@ -244,15 +240,7 @@ impl Layer {
             let raw = &self.bytes[self.chunk_at(c)..self.chunk_at(c + 1)];
             widest = widest.max(raw.len());
             starts.push(out.len() as u64);
-            out.extend_from_slice(&(raw.len() as u32).to_le_bytes());
-            let at = out.len();
-            out.resize(at + lz4_flex::block::get_maximum_output_size(raw.len()), 0);
-            match lz4_flex::block::compress_into(raw, &mut out[at..]) {
-                Ok(k) => out.truncate(at + k),
-                // The output is sized for any input; should it not fit,
-                // the layer stays as it is.
-                Err(_) => return,
-            }
+            super::blocks::pack(raw, &mut out);
         }
         if out.len() * 8 > self.bytes.len() * 7 {
             return;
@@ -371,19 +359,13 @@ impl Layer {
         buffers.expanded.clear();
         if self.packed {
             let block = &self.bytes[self.chunk_at(c)..self.chunk_at(c + 1)];
-            let header = block.split_first_chunk::<4>();
-            let len = header.map_or(0, |(len, _)| u32::from_le_bytes(*len) as usize);
-            if let Some((_, block)) = header {
-                // The block was written by `pack`; should it not expand
-                // to its length, the chunk reads as empty rather than
-                // as wrong states.
-                buffers.expanded.resize(len.min(self.widest), 0);
-                let expanded = lz4_flex::block::decompress_into(block, &mut buffers.expanded);
-                if len > self.widest || expanded.ok() != Some(len) {
-                    buffers.expanded.clear();
-                    debug_assert!(false, "a packed chunk did not expand");
-                    left = 0;
-                }
+            // The block was written by `pack`; should it not expand, the
+            // chunk reads as empty rather than as wrong states.
+            if c < self.chunks()
+                && !super::blocks::unpack(block, self.widest, &mut buffers.expanded)
+            {
+                debug_assert!(false, "a packed chunk did not expand");
+                left = 0;
             }
         } else if c < self.chunks() {
             // A copy of a few kilobytes, small beside expanding the
@@ -901,11 +883,11 @@ mod tests {
         // Past the threshold of the searches outside tests, 8 bytes a state.
         assert!(deltas >= 8 * 5000, "{deltas} bytes");
         scattered.finish();
-        assert!(scattered.is_packed());
+        assert!(scattered.packed);
         assert!(scattered.bytes.len() * 8 <= deltas * 7);
         assert_eq!(read_all(&scattered), pushed);
         walks.finish();
-        assert!(!walks.is_packed(), "{} bytes of walks", walks.bytes.len());
+        assert!(!walks.packed, "{} bytes of walks", walks.bytes.len());
         assert_eq!(read_all(&walks), walked);
     }
 

@@ -14,6 +14,7 @@
 //! next layer's segments from what the merge found new, so the merging
 //! thread's share of a state is the insert alone.
 
+pub mod blocks;
 pub mod deadlock;
 pub mod fingerprint;
 pub mod frontier;

@@ -543,7 +543,7 @@ impl PushSpace<'_> {
 /// slack stays small (the frontier counts in bytes per state).
 #[derive(Debug, Default)]
 struct Bucket {
-    /// Full blocks, each its entries compressed (their length first).
+    /// Full blocks, each its entries compressed ([`super::blocks`]).
     blocks: Vec<Box<[u8]>>,
     /// The bytes of `blocks`.
     packed: usize,
@@ -583,7 +583,9 @@ impl Bucket {
             }
         }
         if self.tail.len() >= BLOCK {
-            let block = lz4_flex::block::compress_prepend_size(&self.tail).into_boxed_slice();
+            let mut block = Vec::new();
+            super::blocks::pack(&self.tail, &mut block);
+            let block = block.into_boxed_slice();
             self.packed += block.len();
             super::make_room(&mut self.blocks, 1, 4);
             self.blocks.push(block);
@@ -616,15 +618,14 @@ struct BucketReader<'a> {
 }
 
 impl BucketReader<'_> {
-    /// Expands the current block (nothing to do for the tail). A block
-    /// that does not expand (never so: the bucket wrote it) reads as empty.
+    /// Expands the current block into the reader's buffer (nothing to do
+    /// for the tail). A block that does not expand (never so: the bucket
+    /// wrote it, whole) reads as empty.
     fn expand(&mut self) {
         self.expanded.clear();
         if let Some(block) = self.bucket.blocks.get(self.block) {
-            match lz4_flex::block::decompress_size_prepended(block) {
-                Ok(bytes) => self.expanded = bytes,
-                Err(_) => debug_assert!(false, "a bucket's block did not expand"),
-            }
+            let ok = super::blocks::unpack(block, usize::MAX, &mut self.expanded);
+            debug_assert!(ok, "a bucket's block did not expand");
         }
     }
 

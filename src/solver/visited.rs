@@ -84,6 +84,13 @@ fn unpack(f: Stored) -> u128 {
         .fold(0u128, |acc, &h| acc << 16 | u128::from(h))
 }
 
+/// The slot probed after `i` in a table of `len` slots (the first after
+/// the last).
+#[inline]
+fn next_slot(i: usize, len: usize) -> usize {
+    if i + 1 == len { 0 } else { i + 1 }
+}
+
 /// The first slot a fingerprint probes in a table of `len` slots: its low
 /// 64 bits scaled to the table (a multiply, so any size will do, and the
 /// slots of a table are in order of the fingerprints' low bits, which a
@@ -259,7 +266,7 @@ impl Visited {
             if slot >> INDEX_BITS == tag(fp) && self.fingerprints[(slot & INDEX) as usize] == f {
                 return Insert::Seen(slot & INDEX);
             }
-            i = if i + 1 == len { 0 } else { i + 1 };
+            i = next_slot(i, len);
         }
     }
 
@@ -304,7 +311,7 @@ impl Visited {
             if slot >> INDEX_BITS == tag(fp) && self.fingerprints[(slot & INDEX) as usize] == f {
                 return Some(slot & INDEX);
             }
-            i = if i + 1 == len { 0 } else { i + 1 };
+            i = next_slot(i, len);
         }
     }
 
@@ -359,7 +366,7 @@ impl Visited {
         let place = |slots: &mut [u32], slot: u32, fp: u128| {
             let mut i = home(fp, size);
             while slots[i] != EMPTY {
-                i = if i + 1 == size { 0 } else { i + 1 };
+                i = next_slot(i, size);
             }
             slots[i] = slot;
         };
