@@ -494,9 +494,8 @@ pub struct Frontier {
     /// Per segment: its bytes ([`segment_bytes`]) and the last unit
     /// reading it.
     ends: Vec<(usize, u32)>,
-    /// Segments released so far (the first ones), and their bytes.
+    /// Segments released so far (the first ones).
     released: AtomicUsize,
-    released_bytes: AtomicUsize,
     /// Per piece (one chunk of one segment): (segment, chunk in it).
     pieces: Vec<(u32, u32)>,
     /// Per unit: the end of its pieces in `pieces` and the place of its
@@ -538,7 +537,6 @@ impl Frontier {
             segments: segments.into_iter().map(|s| RwLock::new(Some(s))).collect(),
             ends,
             released: AtomicUsize::new(0),
-            released_bytes: AtomicUsize::new(0),
             pieces,
             units,
             len,
@@ -575,15 +573,16 @@ impl Frontier {
             .map_or(self.len as u32, |&(_, first)| first)
     }
 
-    /// Bytes held: the segments' (see [`segment_bytes`]) and the index.
+    /// Bytes held: the segments' not yet released (see [`segment_bytes`])
+    /// and the index.
     /// The first segment's record and the first piece and unit stand for
     /// the layer itself, a working copy the module comment leaves
     /// uncounted, so a one-state layer costs what its state does.
     pub fn bytes(&self) -> usize {
         let entry = std::mem::size_of::<(u32, u32)>();
-        (self.ends.iter().map(|e| e.0).sum::<usize>()
+        let held = self.ends[self.released.load(Ordering::Relaxed)..].iter();
+        (held.map(|e| e.0).sum::<usize>()
             + (self.pieces.capacity() + self.units.capacity()) * entry)
-            .saturating_sub(self.released_bytes.load(Ordering::Relaxed))
             .saturating_sub(std::mem::size_of::<Layer>() + 2 * entry)
     }
 
@@ -593,14 +592,13 @@ impl Frontier {
     /// depends on `u` alone, whichever threads read the units.
     pub fn release_through(&self, u: usize) {
         let mut k = self.released.load(Ordering::Relaxed);
-        while let Some(&(bytes, last)) = self.ends.get(k) {
+        while let Some(&(_, last)) = self.ends.get(k) {
             if last as usize > u {
                 break;
             }
             if let Ok(mut segment) = self.segments[k].write() {
                 *segment = None;
             }
-            self.released_bytes.fetch_add(bytes, Ordering::Relaxed);
             k += 1;
         }
         self.released.store(k, Ordering::Relaxed);
