@@ -533,14 +533,18 @@ impl PushSpace<'_> {
     }
 }
 
-/// The pending nodes of one bucket, in the order found: per node its
-/// index in the visited set (4 bytes) and its key's cells, one byte each
-/// on boards of at most 256 cells, two otherwise. Entries are appended to
-/// a tail, and every [`BLOCK`] bytes of tail become one LZ4 block: nodes
-/// filed one after another are close (the same crates but one, a player
-/// beside them), so a block costs a fraction of its entries, and a bucket
-/// is only ever read whole, in order. The tail grows by an eighth, so its
-/// slack stays small (the frontier counts in bytes per state).
+/// The pending nodes of one bucket, in the order found, each written as
+/// its difference from the entry before it (the first from an all-zero
+/// one): its entry (index and flag) as a signed step in a variable number
+/// of bytes, a bit per cell of the key saying which changed, then the
+/// changed cells, one byte each on boards of at most 256 cells, two
+/// otherwise. Nodes filed one after another are close (the same crates
+/// but one or two, a player beside them, an index found a little
+/// earlier), so an entry costs a third to a half of its key. Entries are
+/// appended to a tail, and every [`BLOCK`] bytes of tail become one LZ4
+/// block, which takes what repeats further apart; a bucket is only ever
+/// read whole, in order. The tail grows by an eighth, so its slack stays
+/// small (the frontier counts in bytes per state).
 #[derive(Debug, Default)]
 struct Bucket {
     /// Full blocks, each its entries compressed ([`super::blocks`]).
@@ -549,35 +553,87 @@ struct Bucket {
     packed: usize,
     /// The entries after the last block, as written.
     tail: Vec<u8>,
+    /// The last entry written, as [`entry_bits`] gives it, and its key
+    /// (a board has fewer than 2^16 cells).
+    last: (u32, Vec<u16>),
 }
 
-/// Bytes of entries that make one compressed block of a [`Bucket`]:
-/// enough for LZ4 to find the repeats, small beside a search that fills
-/// one (a tiny search never compresses anything).
+/// Bytes of entries that make one compressed block of a [`Bucket`]. The
+/// entries are differences already, so LZ4 takes a fifth of them off at
+/// most; what it saves is the uncompressed tails, one per bucket, which
+/// weigh most on searches of tens of thousands of nodes (measured: 4 KiB
+/// took Microban 95 from 32.7 bytes a node to 31.9 with 16 KiB blocks;
+/// a tiny search never compresses anything).
 #[cfg(not(test))]
-const BLOCK: usize = 16 * 1024;
+const BLOCK: usize = 4 * 1024;
 // The library's push searches are small: blocks of a few entries, so the
 // property tests against the move search read compressed blocks too.
 #[cfg(test)]
 const BLOCK: usize = 48;
 
+/// An entry with its flag moved to the low bit, so the index's step from
+/// one entry to the next is small whatever the flags.
+fn entry_bits(entry: u32) -> u32 {
+    entry.rotate_left(1)
+}
+
+/// Appends `v` in 7-bit groups, low first, the top bit marking that
+/// another follows (LEB128).
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads what [`put_varint`] wrote at `data[*at..]`, moving `at` past it.
+fn get_varint(data: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *data.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7F) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
 impl Bucket {
-    /// Bytes held: the blocks, their list and the tail's capacity.
+    /// Bytes held: the blocks, their list, the tail's capacity and the
+    /// last key.
     fn bytes(&self) -> usize {
         self.packed
             + self.blocks.capacity() * std::mem::size_of::<Box<[u8]>>()
             + self.tail.capacity()
+            + self.last.1.capacity() * 2
     }
 
     /// Appends a node; what the bucket's bytes grew (or shrank) by is
     /// read from [`Bucket::bytes`] around the call.
-    fn push(&mut self, index: u32, key: &[u32], wide: bool) {
-        let need = 4 + key.len() * (1 + usize::from(wide));
+    fn push(&mut self, entry: u32, key: &[u32], wide: bool) {
+        let (last, last_key) = &mut self.last;
+        last_key.resize(key.len(), 0);
+        let mask = key.len().div_ceil(8);
+        let need = 5 + mask + key.len() * (1 + usize::from(wide));
         super::make_room(&mut self.tail, need, need);
-        self.tail.extend_from_slice(&index.to_le_bytes());
-        for &c in key {
+        let bits = entry_bits(entry);
+        let step = i64::from(bits) - i64::from(*last);
+        put_varint(&mut self.tail, ((step << 1) ^ (step >> 63)) as u64);
+        *last = bits;
+        let at = self.tail.len();
+        self.tail.resize(at + mask, 0);
+        for (k, (&c, was)) in key.iter().zip(last_key.iter_mut()).enumerate() {
+            let c = c as u16;
+            if c == *was {
+                continue;
+            }
+            *was = c;
+            self.tail[at + k / 8] |= 1 << (k % 8);
             if wide {
-                self.tail.extend_from_slice(&(c as u16).to_le_bytes());
+                self.tail.extend_from_slice(&c.to_le_bytes());
             } else {
                 self.tail.push(c as u8);
             }
@@ -601,6 +657,7 @@ impl Bucket {
             block: 0,
             expanded: Vec::new(),
             at: 0,
+            last: (0, Vec::new()),
         };
         r.expand();
         r
@@ -615,6 +672,8 @@ struct BucketReader<'a> {
     /// That block's entries, expanded.
     expanded: Vec<u8>,
     at: usize,
+    /// The last entry read, as [`entry_bits`] gives it, and its key.
+    last: (u32, Vec<u32>),
 }
 
 impl BucketReader<'_> {
@@ -629,27 +688,40 @@ impl BucketReader<'_> {
         }
     }
 
-    /// The next node's index, its key decoded into `key` (of the key's
-    /// length); `None` after the last.
+    /// The next node's entry, its key decoded into `key` (of the key's
+    /// length, as written); `None` after the last.
     fn next(&mut self, key: &mut [u32], wide: bool) -> Option<u32> {
-        let width = 1 + usize::from(wide);
-        let size = 4 + key.len() * width;
         loop {
             let data: &[u8] = if self.block < self.bucket.blocks.len() {
                 &self.expanded
             } else {
                 &self.bucket.tail
             };
-            if let Some(b) = data.get(self.at..self.at + size) {
-                self.at += size;
-                for (k, c) in key.iter_mut().enumerate() {
-                    *c = if wide {
-                        u32::from(u16::from_le_bytes([b[4 + 2 * k], b[5 + 2 * k]]))
+            if self.at < data.len() {
+                // Entries never straddle blocks: a block is packed after
+                // an entry is whole.
+                let (last, last_key) = &mut self.last;
+                last_key.resize(key.len(), 0);
+                let at = &mut self.at;
+                let zigzag = get_varint(data, at)?;
+                let step = (zigzag >> 1) as i64 ^ -((zigzag & 1) as i64);
+                *last = (i64::from(*last) + step) as u32;
+                let mask = data.get(*at..*at + key.len().div_ceil(8))?;
+                *at += mask.len();
+                for (k, was) in last_key.iter_mut().enumerate() {
+                    if mask[k / 8] & 1 << (k % 8) == 0 {
+                        continue;
+                    }
+                    *was = if wide {
+                        let b = data.get(*at..*at + 2)?;
+                        u32::from(u16::from_le_bytes([b[0], b[1]]))
                     } else {
-                        u32::from(b[4 + k])
+                        u32::from(*data.get(*at)?)
                     };
+                    *at += 1 + usize::from(wide);
                 }
-                return Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                key.copy_from_slice(last_key);
+                return Some(last.rotate_right(1));
             }
             if self.block >= self.bucket.blocks.len() {
                 return None;
@@ -685,9 +757,80 @@ type Successor = (u32, u32, u8, u128);
 /// Bit of a node's move count once it is settled.
 const SETTLED: u32 = 1 << 31;
 
-/// Bit of a pending entry's index when its bucket is the node's moves plus
-/// its full bound (visited-set indices stay below 2^27).
-const EXACT: u32 = 1 << 31;
+/// Per stored node, the fewest moves found to it, with [`SETTLED`] once
+/// settled: two bytes a node while every count fits in 15 bits (a
+/// Sokoban room's routes are a few hundred moves), four from the first
+/// that does not.
+#[derive(Debug)]
+enum MovesTo {
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+/// The settled bit of a narrow [`MovesTo`] entry.
+const NARROW_SETTLED: u16 = 1 << 15;
+
+impl MovesTo {
+    fn get(&self, i: u32) -> u32 {
+        match self {
+            MovesTo::Narrow(v) => {
+                let m = v[i as usize];
+                u32::from(m & !NARROW_SETTLED) | if m & NARROW_SETTLED != 0 { SETTLED } else { 0 }
+            }
+            MovesTo::Wide(v) => v[i as usize],
+        }
+    }
+
+    /// The narrow form of `m`, or `None` when its count needs more bits.
+    fn narrow(m: u32) -> Option<u16> {
+        let count = u16::try_from(m & !SETTLED)
+            .ok()
+            .filter(|&c| c < NARROW_SETTLED)?;
+        Some(count | if m & SETTLED != 0 { NARROW_SETTLED } else { 0 })
+    }
+
+    /// Switches to four bytes a node (once in a search at most).
+    fn widen(&mut self) -> &mut Vec<u32> {
+        if let MovesTo::Narrow(v) = self {
+            let wide = (0..v.len() as u32).map(|i| self.get(i)).collect();
+            *self = MovesTo::Wide(wide);
+        }
+        match self {
+            MovesTo::Wide(v) => v,
+            MovesTo::Narrow(_) => unreachable!("just widened"),
+        }
+    }
+
+    fn set(&mut self, i: u32, m: u32) {
+        if let MovesTo::Narrow(v) = self
+            && let Some(n) = Self::narrow(m)
+        {
+            v[i as usize] = n;
+            return;
+        }
+        self.widen()[i as usize] = m;
+    }
+
+    fn push(&mut self, m: u32) {
+        if let MovesTo::Narrow(v) = self
+            && let Some(n) = Self::narrow(m)
+        {
+            super::make_room(v, 1, 1);
+            v.push(n);
+            return;
+        }
+        let v = self.widen();
+        super::make_room(v, 1, 1);
+        v.push(m);
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            MovesTo::Narrow(v) => v.capacity() * 2,
+            MovesTo::Wide(v) => v.capacity() * 4,
+        }
+    }
+}
 
 /// Searches `space` (see the module comment) within `limits`.
 pub fn search(
@@ -705,7 +848,7 @@ pub fn search(
     // Per stored node, the fewest moves found to it (with [`SETTLED`] once
     // settled); pending nodes by bucket, each an index and the key's
     // cells, in the order found.
-    let mut moves_to: Vec<u32> = Vec::new();
+    let mut moves_to = MovesTo::Narrow(Vec::new());
     let wide = space.cells > 256;
     let mut pending: BTreeMap<u32, Bucket> = BTreeMap::new();
     let mut pending_bytes = 0usize;
@@ -716,7 +859,7 @@ pub fn search(
     if first >= UNREACHABLE {
         return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
     }
-    file(&mut pending, &mut pending_bytes, first, EXACT, &start, wide);
+    file(&mut pending, &mut pending_bytes, first, 0, &start, wide);
     let mut key = start.clone();
     // One node's successors (`Successor`) and their keys, one after another.
     let mut found: Vec<Successor> = Vec::new();
@@ -724,17 +867,17 @@ pub fn search(
     // The best win so far: (moves, the node it leaves from, the leg).
     let mut best: Option<(u32, u32, Leg)> = None;
     let (mut expanded, mut peak, mut depth) = (0u64, 0usize, 0u32);
-    let bytes = |visited: &Visited, moves_to: &Vec<u32>, pending: usize, work: &Work| {
-        visited.bytes() + moves_to.capacity() * 4 + pending + work.bounds.capacity() * 16
+    let bytes = |visited: &Visited, moves_to: &MovesTo, pending: usize, work: &Work| {
+        visited.bytes() + moves_to.bytes() + pending + work.bounds.capacity() * 16
     };
-    // Buckets are by moves plus a lower bound on the moves left, so a
-    // bucket's nodes lead to no win shorter than its number. The full
-    // bound (`PushSpace::bound`, an assignment) is worked out only for the
-    // nodes taken from a bucket; a successor is filed under the cheap
-    // bound or its parent's full bound less the leg's moves, whichever is
-    // larger (both at most its own full bound, as the bound is
-    // consistent), and moved on to its full bound's bucket when taken, its
-    // entry marked `EXACT` then.
+    // Buckets are by moves plus a lower bound on the moves left (the full
+    // one, `PushSpace::bound`, an assignment, worked out when a node is
+    // filed), so a bucket's nodes lead to no win shorter than its number,
+    // and a node taken from a bucket has its moves and bound in hand: no
+    // entry is ever filed twice for one cost. (Filed under a cheaper
+    // bound and moved on once the full one was known, four entries in ten
+    // were such moves on the open rooms, each holding a whole key.) The
+    // cheap bound only rules successors out before their insert.
     let mut scratch = Vec::new();
     while let Some((bound, nodes)) = pending.pop_first() {
         if best.is_some_and(|(moves, ..)| bound >= moves) {
@@ -748,39 +891,19 @@ pub fn search(
             depth,
         });
         let mut reader = nodes.reader();
-        while let Some(entry) = reader.next(&mut key, wide) {
-            let index = entry & !EXACT;
+        while let Some(index) = reader.next(&mut key, wide) {
             // A node found again for fewer moves has a newer entry, taken
             // first (its bucket is lower) and settled then.
-            let cost = moves_to[index as usize];
+            let cost = moves_to.get(index);
             if cost & SETTLED != 0 {
                 continue;
             }
-            let left = if entry & EXACT != 0 {
-                bound.saturating_sub(cost)
-            } else {
-                let left = space.bound(&key, &mut work);
-                if left >= UNREACHABLE {
-                    // No win from here: never expanded, never filed again.
-                    moves_to[index as usize] |= SETTLED;
-                    continue;
-                }
-                if cost + left > bound {
-                    let at = cost + left;
-                    file(
-                        &mut pending,
-                        &mut pending_bytes,
-                        at,
-                        index | EXACT,
-                        &key,
-                        wide,
-                    );
-                    continue;
-                }
-                left
-            };
-            debug_assert_eq!(cost + left, bound, "a consistent bound");
-            moves_to[index as usize] |= SETTLED;
+            // A successor's bucket is no lower than its parent's (the
+            // bound is consistent), so an unsettled node's bucket is the
+            // one filed for its fewest moves.
+            debug_assert!(cost <= bound, "a consistent bound");
+            let left = bound.saturating_sub(cost);
+            moves_to.set(index, cost | SETTLED);
             if expanded >= limits.states {
                 let used = bytes(&visited, &moves_to, pending_bytes, &work);
                 return ended(
@@ -850,22 +973,37 @@ pub fn search(
                 }
                 let at = match visited.insert(fp, index, dir) {
                     Insert::New(i) => {
-                        super::make_room(&mut moves_to, 1, 1);
                         moves_to.push(moves);
                         i
                     }
                     Insert::Seen(i) => {
                         // A settled node has its fewest moves already.
-                        let known = moves_to[i as usize];
+                        let known = moves_to.get(i);
                         if known & SETTLED != 0 || known <= moves {
                             continue;
                         }
                         visited.relink(i, index, dir);
-                        moves_to[i as usize] = moves;
+                        moves_to.set(i, moves);
                         i
                     }
                 };
-                file(&mut pending, &mut pending_bytes, bound, at, next, wide);
+                let left = space.bound(next, &mut work);
+                if left >= UNREACHABLE {
+                    // No win from here: never expanded, never filed.
+                    moves_to.set(at, moves | SETTLED);
+                    continue;
+                }
+                if best.is_some_and(|(m, ..)| moves + left >= m) {
+                    continue;
+                }
+                file(
+                    &mut pending,
+                    &mut pending_bytes,
+                    moves + left,
+                    at,
+                    next,
+                    wide,
+                );
             }
         }
         peak = peak.max(bytes(&visited, &moves_to, pending_bytes, &work));
@@ -989,22 +1127,29 @@ mod tests {
 
     proptest! {
         /// A bucket reads back every node pushed, in order, through its
-        /// compressed blocks and its tail, and counts what it holds.
+        /// compressed blocks and its tail, and counts what it holds:
+        /// entries with and without the flag, keys far apart and close
+        /// (cells folded onto a few values, so most repeat).
         #[test]
         fn buckets_read_back_in_order(
-            nodes in prop::collection::vec((0u32..1 << 27, prop::collection::vec(0u32..600, 6)), 0..400),
+            nodes in prop::collection::vec((any::<u32>(), prop::collection::vec(0u32..600, 6)), 0..400),
             wide in any::<bool>(),
+            close in any::<bool>(),
         ) {
             let mut pending = BTreeMap::new();
             let mut bytes = 0;
-            let cell = |c: u32| if wide { c } else { c & 0xFF };
+            let cell = |c: u32| {
+                let c = if close { c % 3 } else { c };
+                if wide { c } else { c & 0xFF }
+            };
             for (index, key) in &nodes {
                 let key: Vec<u32> = key.iter().map(|&c| cell(c)).collect();
                 file(&mut pending, &mut bytes, 7, *index, &key, wide);
             }
             let bucket = pending.remove(&7).unwrap_or_default();
             prop_assert_eq!(bucket.bytes(), bytes);
-            prop_assert!(nodes.len() * 10 < BLOCK * 2 || !bucket.blocks.is_empty());
+            // An entry takes two bytes at least (its step, its mask).
+            prop_assert!(nodes.len() * 2 < BLOCK || !bucket.blocks.is_empty());
             let mut reader = bucket.reader();
             let mut key = vec![0; 6];
             for (index, want) in &nodes {
@@ -1013,6 +1158,28 @@ mod tests {
                 prop_assert_eq!(&key, &want);
             }
             prop_assert_eq!(reader.next(&mut key, wide), None);
+        }
+    }
+
+    proptest! {
+        /// Move counts read back as set, settled or not, through the
+        /// switch to four bytes a node when one count needs it.
+        #[test]
+        fn move_counts_read_back(counts in prop::collection::vec((0u32..1 << 16, any::<bool>()), 1..300)) {
+            let mut moves = MovesTo::Narrow(Vec::new());
+            let mut want = Vec::new();
+            for (i, &(count, settled)) in counts.iter().enumerate() {
+                let m = count | if settled { SETTLED } else { 0 };
+                moves.push(count);
+                moves.set(i as u32, m);
+                want.push(m);
+                prop_assert_eq!(moves.get(i as u32), m);
+            }
+            let wide = counts.iter().any(|&(c, _)| c >= 1 << 15);
+            prop_assert_eq!(matches!(moves, MovesTo::Wide(_)), wide);
+            for (i, &m) in want.iter().enumerate() {
+                prop_assert_eq!(moves.get(i as u32), m);
+            }
         }
     }
 
