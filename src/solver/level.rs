@@ -491,6 +491,47 @@ mod tests {
         })
     }
 
+    /// A sealed room like [`sokoban_room`]'s, its rows mirrored about
+    /// the middle column, and maybe its halves about the middle row, so
+    /// the push search folds mirror images together.
+    fn symmetric_room() -> impl Strategy<Value = String> {
+        (1usize..4, 2usize..4, any::<bool>(), any::<bool>()).prop_flat_map(
+            |(h, half, odd, both)| {
+                let cell = prop::sample::select(&[".", ".", ".", ".", "#", "$", "o"][..]);
+                let w = 2 * half + usize::from(odd);
+                let rows_h = if both { 2 * h } else { h + 1 };
+                (
+                    prop::collection::vec(prop::collection::vec(cell, w), rows_h),
+                    0..rows_h,
+                    0..w,
+                )
+                    .prop_map(move |(mut rows, py, px)| {
+                        for r in rows.iter_mut() {
+                            for x in 0..w / 2 {
+                                r[w - 1 - x] = r[x];
+                            }
+                        }
+                        if both {
+                            for y in 0..rows_h / 2 {
+                                rows[rows_h - 1 - y] = rows[y].clone();
+                            }
+                        }
+                        rows[py][px] = "@";
+                        let mut out =
+                            String::from("MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n");
+                        let wall = vec!["#"; w + 2].join(" ");
+                        out.push_str(&wall);
+                        out.push('\n');
+                        for r in rows {
+                            out.push_str(&format!("# {} #\n", r.join(" ")));
+                        }
+                        out.push_str(&wall);
+                        out
+                    })
+            },
+        )
+    }
+
     fn sokoban_game(board: &str) -> Game {
         let mut level = testkit::level(board);
         testkit::terrain(&mut level, &["WALL"]);
@@ -584,9 +625,26 @@ mod tests {
         /// win on the engine; the same outcome on 1, 2 and 3 threads.
         #[test]
         fn the_push_search_finds_a_shortest_route(b in sokoban_room()) {
-            let game = sokoban_game(&b);
+            push_search_agrees(&b)?;
+        }
+
+        /// The same on mirror-symmetric rooms, where the push search keeps
+        /// one node for each set of mirror images.
+        #[test]
+        fn the_push_search_folds_mirror_images(b in symmetric_room()) {
+            push_search_agrees(&b)?;
+        }
+    }
+
+    /// The push search against the plain BFS on room `b` (see
+    /// `the_push_search_finds_a_shortest_route`).
+    fn push_search_agrees(b: &str) -> Result<(), TestCaseError> {
+        {
+            let game = sokoban_game(b);
             let space = LevelSpace::new(&game, Constraints::default());
-            prop_assume!(space.push_space().is_some());
+            if space.push_space().is_none() {
+                return Ok(());
+            }
             let Ok(plain) = naive(&game, 20_000, None) else {
                 return Ok(());
             };
@@ -605,11 +663,23 @@ mod tests {
                 (None, Verdict::Unsolved) => {}
                 (Some(route), Verdict::Solved(r)) => {
                     let text = route_text(space.inputs(), r);
-                    prop_assert_eq!(text.len(), route.len(), "{} against {} on\n{}", text, route, b);
-                    prop_assert!(matches!(
-                        crate::check::replay_route(&game, &text),
-                        crate::check::Replay::Wins(_)
-                    ), "{} doesn't win on\n{}", text, b);
+                    prop_assert_eq!(
+                        text.len(),
+                        route.len(),
+                        "{} against {} on\n{}",
+                        text,
+                        route,
+                        b
+                    );
+                    prop_assert!(
+                        matches!(
+                            crate::check::replay_route(&game, &text),
+                            crate::check::Replay::Wins(_)
+                        ),
+                        "{} doesn't win on\n{}",
+                        text,
+                        b
+                    );
                 }
                 (e, v) => prop_assert!(false, "naive {e:?}, push search {v:?} on\n{b}"),
             }
@@ -619,6 +689,7 @@ mod tests {
                 prop_assert_eq!((other.expanded, other.stored), (one.expanded, one.stored));
             }
         }
+        Ok(())
     }
 
     /// The push search applies to an imported Sokoban level and to sealed

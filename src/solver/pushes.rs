@@ -104,6 +104,10 @@ pub struct PushSpace<'g> {
     ///
     /// [`matching`]: super::matching
     segments: Option<Segments>,
+    /// The board's symmetries other than the identity
+    /// ([`PushSpace::find_symmetries`]): per symmetry, each cell's image
+    /// ([`NONE`] off the player's region).
+    symmetries: Vec<Vec<u32>>,
 }
 
 /// A node: the player's cell, then the PUSH things' cells in increasing order.
@@ -159,6 +163,7 @@ impl<'g> PushSpace<'g> {
             needed: dead.needed(),
             distance: dead.push_distances().to_vec(),
             segments: None,
+            symmetries: Vec::new(),
         };
         for &g in dead.goal_cells() {
             space.goal[g] = true;
@@ -187,6 +192,7 @@ impl<'g> PushSpace<'g> {
             }
         }
         space.walk = space.walk_grid()?;
+        space.symmetries = space.find_symmetries(&key);
         // The table holds a u32 per GOAL cell and cell (16 MiB at most),
         // and an assignment costs `O(goals² · things)` per node taken: a
         // Sokoban room has a few dozen of each.
@@ -263,6 +269,149 @@ impl<'g> PushSpace<'g> {
             }
         }
         Some(walk)
+    }
+
+    /// The symmetries of the search: the mirror images and rotations of
+    /// the player's region (the cells the walk grid reaches) that map the
+    /// region, its GOAL cells, push distances and live cells onto
+    /// themselves, and each walk onto the walk from the image cell in the
+    /// image direction. Each is then a symmetry of the whole search: a
+    /// push from a node and the push from its image are images of each
+    /// other at the same cost (a push's line and the cell past it are
+    /// region cells or refuse it, checked below), wins go to wins, and
+    /// both bounds, which read only GOAL cells and the board's blocked
+    /// cells, are equal on images. So a node and its images have the same
+    /// fewest moves to a win, and the search keeps one of them
+    /// ([`PushSpace::canonical`]): on a room with two mirror axes, up to
+    /// a quarter of the nodes. None when a PUSH thing stands off the
+    /// region (it can never move, and its image need not be a PUSH
+    /// thing's cell) or a GOAL cell is off it.
+    fn find_symmetries(&self, start: &[u32]) -> Vec<Vec<u32>> {
+        let mut region = vec![false; self.cells];
+        let mut queue = vec![start[0]];
+        region[start[0] as usize] = true;
+        while let Some(c) = queue.pop() {
+            for d in 0..4 {
+                let to = self.walk[c as usize * 4 + d];
+                if to != NONE && !std::mem::replace(&mut region[to as usize], true) {
+                    queue.push(to);
+                }
+            }
+        }
+        let inside = |c: u32| region[c as usize];
+        if !start[1..].iter().all(|&c| inside(c))
+            || (0..self.cells).any(|c| self.goal[c] && !region[c])
+        {
+            return Vec::new();
+        }
+        // A push takes a line of PUSH things on region cells into the
+        // cell past it, which must then be a region cell or refuse it.
+        for c in (0..self.cells as u32).filter(|&c| inside(c)) {
+            for &(_, dx, dy) in &DIRS {
+                if let Some(n) = self.neighbour(c, dx, dy)
+                    && !self.blocked[n as usize]
+                    && !inside(n)
+                {
+                    return Vec::new();
+                }
+            }
+        }
+        let (mut x0, mut y0, mut x1, mut y1) = (u8::MAX, u8::MAX, 0, 0);
+        for c in (0..self.cells as u32).filter(|&c| inside(c)) {
+            let (x, y) = self.xy(c);
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+        }
+        let (w, h) = (i32::from(x1 - x0), i32::from(y1 - y0));
+        // The images of (x, y), relative to the region's corner, under
+        // the mirrors and rotations of its bounding box, as the matrix
+        // that maps steps: ((a, b), (c, d)) takes (dx, dy) to
+        // (a·dx + b·dy, c·dx + d·dy).
+        let mut maps = vec![((-1, 0), (0, 1)), ((1, 0), (0, -1)), ((-1, 0), (0, -1))];
+        if w == h {
+            maps.extend([
+                ((0, 1), (1, 0)),
+                ((0, -1), (1, 0)),
+                ((0, 1), (-1, 0)),
+                ((0, -1), (-1, 0)),
+            ]);
+        }
+        let mut found = Vec::new();
+        'maps: for ((a, b), (cc, d)) in maps {
+            // The image of the box's corner (0, 0) sits where the
+            // matrix sends the box back into itself.
+            let shift_x = if a < 0 || b < 0 { w } else { 0 };
+            let shift_y = if cc < 0 || d < 0 { h } else { 0 };
+            let image = |c: u32| -> Option<u32> {
+                let (x, y) = self.xy(c);
+                let (x, y) = (i32::from(x) - i32::from(x0), i32::from(y) - i32::from(y0));
+                let (ix, iy) = (a * x + b * y + shift_x, cc * x + d * y + shift_y);
+                if ix < 0 || iy < 0 || ix > w || iy > h {
+                    return None;
+                }
+                let (ix, iy) = (ix + i32::from(x0), iy + i32::from(y0));
+                Some((iy as usize * self.width + ix as usize) as u32)
+            };
+            let step = |dir: usize| -> usize {
+                let (_, dx, dy) = DIRS[dir];
+                let (ix, iy) = (a * dx + b * dy, cc * dx + d * dy);
+                DIRS.iter()
+                    .position(|&(_, x, y)| (x, y) == (ix, iy))
+                    .unwrap_or(dir)
+            };
+            let mut map = vec![NONE; self.cells];
+            for c in 0..self.cells as u32 {
+                if !inside(c) {
+                    continue;
+                }
+                let Some(i) = image(c).filter(|&i| inside(i)) else {
+                    continue 'maps;
+                };
+                let (cu, iu) = (c as usize, i as usize);
+                if self.goal[cu] != self.goal[iu]
+                    || self.live[cu] != self.live[iu]
+                    || self.distance[cu] != self.distance[iu]
+                {
+                    continue 'maps;
+                }
+                map[cu] = i;
+            }
+            for c in (0..self.cells).filter(|&c| region[c]) {
+                for dir in 0..4 {
+                    let to = self.walk[c * 4 + dir];
+                    let want = if to == NONE { NONE } else { map[to as usize] };
+                    if self.walk[map[c] as usize * 4 + step(dir)] != want {
+                        continue 'maps;
+                    }
+                }
+            }
+            found.push(map);
+        }
+        found
+    }
+
+    /// Replaces node `key` with the least of its images under the
+    /// symmetries (PUSH things' cells compared first, then the player's),
+    /// the one node the search keeps for all of them; `image` is scratch.
+    fn canonical(&self, key: &mut [u32], image: &mut Vec<u32>) {
+        if self.symmetries.is_empty() {
+            return;
+        }
+        // Images of the node as given, never of an image (the images of
+        // an image under a list that is not closed would be another set):
+        // the least so far is kept in `image[..n]`, each image after it.
+        let n = key.len();
+        image.clear();
+        image.extend_from_slice(key);
+        for map in &self.symmetries {
+            image.extend(key.iter().map(|&c| map[c as usize]));
+            let (least, new) = image.split_at_mut(n);
+            new[1..].sort_unstable();
+            if (&new[1..], new[0]) < (&least[1..], least[0]) {
+                least.copy_from_slice(new);
+            }
+            image.truncate(n);
+        }
+        key.copy_from_slice(image);
     }
 
     fn place(&self, words: &mut [u32], e: EntId, cell: u32) {
@@ -842,9 +991,12 @@ pub fn search(
     pool::search_starts();
     let mut visited = Visited::with_capacity(0);
     let mut work = Work::default();
-    let Some(start) = space.start_key() else {
+    let Some(mut start) = space.start_key() else {
         return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
     };
+    // Nodes are kept as the least of their images (`PushSpace::canonical`).
+    let (mut image, mut canonical) = (Vec::new(), Vec::new());
+    space.canonical(&mut start, &mut image);
     // Per stored node, the fewest moves found to it (with [`SETTLED`] once
     // settled); pending nodes by bucket, each an index and the key's
     // cells, in the order found.
@@ -955,9 +1107,12 @@ pub fn search(
                     best = Some((moves, index, leg));
                     return;
                 }
-                let fp = fingerprint::of_words(next) & visited::KEPT;
+                canonical.clear();
+                canonical.extend_from_slice(next);
+                space.canonical(&mut canonical, &mut image);
+                let fp = fingerprint::of_words(&canonical) & visited::KEPT;
                 found.push((moves, bound, leg.dir, fp));
-                found_keys.extend_from_slice(next);
+                found_keys.extend_from_slice(&canonical);
             });
             for &(.., fp) in &found {
                 visited.prefetch(fp);
@@ -1054,11 +1209,22 @@ fn route(space: &PushSpace, visited: &Visited, index: u32, last: Leg, work: &mut
     chain.reverse();
     let mut key = space.start_key().unwrap_or_default();
     let mut route = Vec::new();
+    let (mut image, mut canonical) = (Vec::new(), Vec::new());
+    // The chain holds nodes as the search kept them, images of the
+    // states the route passes through (`PushSpace::canonical`): from
+    // each state, the push to an image of the next node with the
+    // shortest walk is one the search's own leg mirrors, at its cost.
     for &next in &chain[1..] {
         let want = visited.fingerprint(next);
-        let mut found = None;
+        let mut found: Option<(Leg, Key)> = None;
         space.legs(&key, work, |leg, k| {
-            if found.is_none() && !leg.won && fingerprint::of_words(k) & visited::KEPT == want {
+            if leg.won || found.as_ref().is_some_and(|(f, _)| f.walk <= leg.walk) {
+                return;
+            }
+            canonical.clear();
+            canonical.extend_from_slice(k);
+            space.canonical(&mut canonical, &mut image);
+            if fingerprint::of_words(&canonical) & visited::KEPT == want {
                 found = Some((leg, k.clone()));
             }
         });
@@ -1071,7 +1237,15 @@ fn route(space: &PushSpace, visited: &Visited, index: u32, last: Leg, work: &mut
         route.push(leg.dir);
         key = k;
     }
-    space.flood(&key, work);
+    // The winning push, seen from the node's image: the one from this
+    // state with the shortest walk costs what `last` did.
+    let mut win: Option<Leg> = None;
+    space.legs(&key, work, |leg, _| {
+        if leg.won && win.is_none_or(|w| leg.walk < w.walk) {
+            win = Some(leg);
+        }
+    });
+    let last = win.unwrap_or(last);
     space.walk_to(last.from, work, &mut route);
     route.push(last.dir);
     route
@@ -1297,6 +1471,46 @@ mod tests {
     /// per crate's straight run, not one push per cell, so the bound stays
     /// at most the route's moves (a sum of push distances would say 6 for
     /// a level won in 3 moves).
+    /// The symmetries found: both mirrors and the half turn of a room
+    /// with two mirror axes, all seven of a square one, none when a GOAL
+    /// cell breaks them; and each node's kept image is the same from any
+    /// of its images.
+    #[test]
+    fn symmetries_of_rooms() {
+        let sealed = |room: &str| {
+            let rows: Vec<&str> = room.lines().collect();
+            let wall = vec!["#"; rows[0].split(' ').count() + 2].join(" ");
+            let mut out = format!(
+                "MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\nWALL! IS! STOP!\n{wall}\n"
+            );
+            for r in rows {
+                out.push_str(&format!("# {r} #\n"));
+            }
+            out.push_str(&wall);
+            walled(&out)
+        };
+        let count = |room: &str| space_of(&sealed(room)).map(|s| s.symmetries.len());
+        assert_eq!(count("o . . . o\n. $ @ $ .\no . . . o"), Some(3));
+        assert_eq!(count("o . o\n$ @ $\no . o"), Some(7));
+        assert_eq!(count("o . . . .\n. $ @ $ .\no . . . o"), Some(0));
+        let game = sealed("o . o\n$ @ $\no . o");
+        let space = space_of(&game).expect("a push space");
+        let mut image = Vec::new();
+        let mut first = space.start_key().expect("a start");
+        space.canonical(&mut first, &mut image);
+        for map in &space.symmetries {
+            let mut key: Vec<u32> = space
+                .start_key()
+                .expect("a start")
+                .iter()
+                .map(|&c| map[c as usize])
+                .collect();
+            key[1..].sort_unstable();
+            space.canonical(&mut key, &mut image);
+            assert_eq!(key, first);
+        }
+    }
+
     #[test]
     fn a_chain_push_is_one_segment() {
         let b = "MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n\
