@@ -477,16 +477,7 @@ mod tests {
             )
                 .prop_map(move |(mut rows, py, px)| {
                     rows[py][px] = "@";
-                    let mut out =
-                        String::from("MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n");
-                    let wall = vec!["#"; w + 2].join(" ");
-                    out.push_str(&wall);
-                    out.push('\n');
-                    for r in rows {
-                        out.push_str(&format!("# {} #\n", r.join(" ")));
-                    }
-                    out.push_str(&wall);
-                    out
+                    sealed_room(&rows)
                 })
         })
     }
@@ -517,19 +508,23 @@ mod tests {
                             }
                         }
                         rows[py][px] = "@";
-                        let mut out =
-                            String::from("MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n");
-                        let wall = vec!["#"; w + 2].join(" ");
-                        out.push_str(&wall);
-                        out.push('\n');
-                        for r in rows {
-                            out.push_str(&format!("# {} #\n", r.join(" ")));
-                        }
-                        out.push_str(&wall);
-                        out
+                        sealed_room(&rows)
                     })
             },
         )
+    }
+
+    /// The Sokoban rules, then `rows` inside a ring of walls.
+    fn sealed_room(rows: &[Vec<&str>]) -> String {
+        let mut out = String::from("MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n");
+        let wall = vec!["#"; rows[0].len() + 2].join(" ");
+        out.push_str(&wall);
+        out.push('\n');
+        for r in rows {
+            out.push_str(&format!("# {} #\n", r.join(" ")));
+        }
+        out.push_str(&wall);
+        out
     }
 
     fn sokoban_game(board: &str) -> Game {
