@@ -473,6 +473,9 @@ struct Work {
     /// per slot, 63 bits of that fingerprint (0: empty) and the bound.
     /// Sized by [`Work::size_bounds`]; empty until then.
     bounds: Vec<(u64, u32)>,
+    /// Per cell: a PUSH thing of the frozen set being narrowed
+    /// ([`PushSpace::freezes`]); all false between calls.
+    frozen: Vec<bool>,
 }
 
 impl Work {
@@ -579,6 +582,9 @@ impl PushSpace<'_> {
                 if !won && alive < self.needed {
                     continue;
                 }
+                if !won && self.freezes(key, first, past, (dx, dy), work) {
+                    continue;
+                }
                 // The line's cells stay held but `first`, which the
                 // player takes, and `past` is held now: the successor's
                 // cells are the node's with `first` swapped for `past`,
@@ -612,6 +618,117 @@ impl PushSpace<'_> {
                 work.next = next;
             }
         }
+    }
+
+    /// Whether the push moving the line from `first` to `past` (step
+    /// `dir`) out of node `key` leaves more PUSH things off GOAL cells for
+    /// good than a win can spare: a *frozen* set of them that no push can
+    /// ever move again.
+    ///
+    /// **The rule, chains included.** Call a set `S` of PUSH things frozen
+    /// when each thing of `S` has, on each axis, a side along which the
+    /// cells next to it hold things of `S` up to a cell no mover enters
+    /// (blocked, or off the board). While `S` is in place, no push moves a
+    /// thing of `S`: a push moves the whole line from the player's next
+    /// cell to the first cell that holds no PUSH thing. Along such a side
+    /// that line meets the blocked cell, so a push that way is refused, and
+    /// a push the other way needs the player standing past the end of the
+    /// line on that side, which is the blocked cell. Things outside `S`
+    /// may come and go beside it, but they only lengthen lines, never
+    /// open a blocked end. So the first push to move a thing of `S` would
+    /// have to be made with `S` in place: there is none. Being the largest
+    /// set closed under the rule, the one found by narrowing every PUSH
+    /// thing down is the union of all frozen sets.
+    ///
+    /// A frozen set new after a push holds a thing that push moved (the
+    /// rule reads only `S`'s cells and blocked ones, unchanged otherwise),
+    /// so the search for it starts only when a moved thing passes the
+    /// rule with every PUSH thing counted. Dropping the successor keeps
+    /// every route to a win (none runs through it), so the search's
+    /// result is unchanged; only its counts shrink.
+    fn freezes(
+        &self,
+        key: &[u32],
+        first: u32,
+        past: u32,
+        dir: (i32, i32),
+        work: &mut Work,
+    ) -> bool {
+        let Some(spare) = (key.len() - 1).checked_sub(self.needed) else {
+            return false;
+        };
+        let occupant = &work.occupant;
+        let held = |c: u32| c == past || (c != first && occupant[c as usize] != 0);
+        let mut moved = first;
+        let mut suspect = false;
+        while moved != past {
+            let Some(n) = self.neighbour(moved, dir.0, dir.1) else {
+                return false;
+            };
+            moved = n;
+            if self.walled(moved, &held) {
+                suspect = true;
+                break;
+            }
+        }
+        if !suspect {
+            return false;
+        }
+        let things = key[1..].iter().map(|&c| if c == first { past } else { c });
+        self.stuck(things, work) > spare
+    }
+
+    /// Whether node `key` has more PUSH things frozen off GOAL cells than a
+    /// win can spare ([`PushSpace::freezes`]), looking at every one: for
+    /// the start, which no push led to.
+    fn frozen_dead(&self, key: &[u32], work: &mut Work) -> bool {
+        let stuck = self.stuck(key[1..].iter().copied(), work);
+        stuck + self.needed > key.len() - 1
+    }
+
+    /// How many of the PUSH things at cells `things` are in the largest
+    /// frozen set and off GOAL cells ([`PushSpace::freezes`]).
+    fn stuck(&self, things: impl Iterator<Item = u32> + Clone, work: &mut Work) -> usize {
+        work.frozen.resize(self.cells, false);
+        for c in things.clone() {
+            work.frozen[c as usize] = true;
+        }
+        loop {
+            let mut narrowed = false;
+            for c in things.clone() {
+                if work.frozen[c as usize] && !self.walled(c, &|m| work.frozen[m as usize]) {
+                    work.frozen[c as usize] = false;
+                    narrowed = true;
+                }
+            }
+            if !narrowed {
+                break;
+            }
+        }
+        let mut stuck = 0;
+        for c in things {
+            stuck += usize::from(work.frozen[c as usize] && !self.goal[c as usize]);
+            work.frozen[c as usize] = false;
+        }
+        stuck
+    }
+
+    /// Whether the PUSH thing at `cell` has, on each axis, a side along
+    /// which the cells next to it are `in_set` up to a cell no mover
+    /// enters ([`PushSpace::freezes`]).
+    fn walled(&self, cell: u32, in_set: &impl Fn(u32) -> bool) -> bool {
+        let side = |dx: i32, dy: i32| {
+            let mut at = cell;
+            loop {
+                match self.neighbour(at, dx, dy) {
+                    None => return true,
+                    Some(n) if self.blocked[n as usize] => return true,
+                    Some(n) if in_set(n) => at = n,
+                    Some(_) => return false,
+                }
+            }
+        };
+        (side(-1, 0) || side(1, 0)) && (side(0, -1) || side(0, 1))
     }
 
     /// A lower bound on the moves from node `key` to a win: the `needed`-th
@@ -1008,7 +1125,7 @@ pub fn search(
     let _ = visited.insert(fp, u32::MAX, 0);
     moves_to.push(0);
     let first = space.bound(&start, &mut work);
-    if first >= UNREACHABLE {
+    if first >= UNREACHABLE || space.frozen_dead(&start, &mut work) {
         return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
     }
     file(&mut pending, &mut pending_bytes, first, 0, &start, wide);
@@ -1373,7 +1490,13 @@ mod tests {
             };
             let (mut work, mut sc, mut report) = (Work::default(), Scratch::default(), TurnReport::default());
             let mut seen = std::collections::HashSet::new();
-            let mut queue = vec![space.start_key().expect("a start")];
+            let start = space.start_key().expect("a start");
+            // The search starts from live nodes only (a dead start is
+            // UNSOLVED at once), and the pushes out of them are compared.
+            if space.dead_key(&start) {
+                return Ok(());
+            }
+            let mut queue = vec![start];
             let (mut words, mut out) = (Vec::new(), Vec::new());
             while let Some(key) = queue.pop() {
                 if !seen.insert(key.clone()) || seen.len() > 300 {
@@ -1441,7 +1564,13 @@ mod tests {
             let mut work = Work::default();
             let mut bound_work = Work::default();
             let mut seen = std::collections::HashSet::new();
-            let mut queue = vec![space.start_key().expect("a start")];
+            let start = space.start_key().expect("a start");
+            // The search starts from live nodes only (a dead start is
+            // UNSOLVED at once), and the pushes out of them are compared.
+            if space.dead_key(&start) {
+                return Ok(());
+            }
+            let mut queue = vec![start];
             while let Some(key) = queue.pop() {
                 if !seen.insert(key.clone()) || seen.len() > 2000 {
                     continue;
@@ -1538,8 +1667,22 @@ mod tests {
     }
 
     impl PushSpace<'_> {
+        /// Whether `key` is dead by the live-cell count or by a frozen
+        /// set, found here from every PUSH thing at once (the search only
+        /// looks when a pushed thing could be part of one).
         fn dead_key(&self, key: &[u32]) -> bool {
-            key[1..].iter().filter(|&&c| self.live[c as usize]).count() < self.needed
+            if key[1..].iter().filter(|&&c| self.live[c as usize]).count() < self.needed {
+                return true;
+            }
+            let mut frozen: std::collections::BTreeSet<u32> = key[1..].iter().copied().collect();
+            while let Some(&free) = frozen
+                .iter()
+                .find(|&&c| !self.walled(c, &|m| frozen.contains(&m)))
+            {
+                frozen.remove(&free);
+            }
+            let stuck = frozen.iter().filter(|&&c| !self.goal[c as usize]).count();
+            stuck + self.needed > key.len() - 1
         }
     }
 }
