@@ -28,6 +28,12 @@ fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A fixed 64-bit value of `x` that behaves as random bits (distinct
+/// inputs, distinct values): for hashes of sets, summed over members.
+pub fn scatter(x: u64) -> u64 {
+    splitmix(x ^ S3)
+}
+
 /// The term of word `w` at position `i`: two independent 64-bit halves,
 /// each a bijection of the 64-bit (position, word) pair.
 #[inline]

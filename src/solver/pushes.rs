@@ -108,6 +108,10 @@ pub struct PushSpace<'g> {
     /// ([`PushSpace::find_symmetries`]): per symmetry, each cell's image
     /// ([`NONE`] off the player's region).
     symmetries: Vec<Vec<u32>>,
+    /// Per cell, a fixed random term ([`fingerprint::scatter`]): a set of
+    /// PUSH things' cells ranks by the sum of its terms
+    /// ([`PushSpace::canonical`]). Empty without symmetries.
+    terms: Vec<u64>,
 }
 
 /// A node: the player's cell, then the PUSH things' cells in increasing order.
@@ -164,6 +168,7 @@ impl<'g> PushSpace<'g> {
             distance: dead.push_distances().to_vec(),
             segments: None,
             symmetries: Vec::new(),
+            terms: Vec::new(),
         };
         for &g in dead.goal_cells() {
             space.goal[g] = true;
@@ -193,6 +198,9 @@ impl<'g> PushSpace<'g> {
         }
         space.walk = space.walk_grid()?;
         space.symmetries = space.find_symmetries(&key);
+        if !space.symmetries.is_empty() {
+            space.terms = (0..cells as u64).map(fingerprint::scatter).collect();
+        }
         // The table holds a u32 per GOAL cell and cell (16 MiB at most),
         // and an assignment costs `O(goals² · things)` per node taken: a
         // Sokoban room has a few dozen of each.
@@ -390,27 +398,43 @@ impl<'g> PushSpace<'g> {
     }
 
     /// Replaces node `key` with the least of its images under the
-    /// symmetries (PUSH things' cells compared first, then the player's),
-    /// the one node the search keeps for all of them; `image` is scratch.
+    /// symmetries, the one node the search keeps for all of them; `image`
+    /// is scratch.
+    ///
+    /// Images rank by the sum of their PUSH things' cell terms
+    /// ([`PushSpace::terms`]: a hash of the set, so no image is sorted to
+    /// be ranked), then by the player's cell, then by the symmetries'
+    /// order; only the least is sorted. The rank of a node's images is the
+    /// rank of its orbit's members, so every member gives the same least
+    /// image, but for two distinct sets with one sum (odds of 2^-64 a
+    /// pair): then members may keep different images, which only stores
+    /// the orbit twice. Images are taken of the node as given, never of an
+    /// image (the images of an image under a list that is not closed would
+    /// be another set).
     fn canonical(&self, key: &mut [u32], image: &mut Vec<u32>) {
         if self.symmetries.is_empty() {
             return;
         }
-        // Images of the node as given, never of an image (the images of
-        // an image under a list that is not closed would be another set):
-        // the least so far is kept in `image[..n]`, each image after it.
-        let n = key.len();
-        image.clear();
-        image.extend_from_slice(key);
+        let terms = &self.terms;
+        let sum = key[1..]
+            .iter()
+            .fold(0u64, |sum, &c| sum.wrapping_add(terms[c as usize]));
+        let mut least = ((sum, key[0]), None);
         for map in &self.symmetries {
-            image.extend(key.iter().map(|&c| map[c as usize]));
-            let (least, new) = image.split_at_mut(n);
-            new[1..].sort_unstable();
-            if (&new[1..], new[0]) < (&least[1..], least[0]) {
-                least.copy_from_slice(new);
+            let sum = key[1..].iter().fold(0u64, |sum, &c| {
+                sum.wrapping_add(terms[map[c as usize] as usize])
+            });
+            let rank = (sum, map[key[0] as usize]);
+            if rank < least.0 {
+                least = (rank, Some(map));
             }
-            image.truncate(n);
         }
+        let (_, Some(map)) = least else {
+            return;
+        };
+        image.clear();
+        image.extend(key.iter().map(|&c| map[c as usize]));
+        image[1..].sort_unstable();
         key.copy_from_slice(image);
     }
 
