@@ -1433,6 +1433,47 @@ mod tests {
         Game::new(&level)
     }
 
+    /// The level of `room` (rows of cells) inside a ring of walls.
+    fn sealed(room: &str) -> Game {
+        let rows: Vec<&str> = room.lines().collect();
+        let wall = vec!["#"; rows[0].split(' ').count() + 2].join(" ");
+        let mut out =
+            format!("MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\nWALL! IS! STOP!\n{wall}\n");
+        for r in rows {
+            out.push_str(&format!("# {r} #\n"));
+        }
+        out.push_str(&wall);
+        walled(&out)
+    }
+
+    /// Frozen sets as chain pushes make them: a square of crates in a
+    /// corner is stuck for good, the same square against one wall is not
+    /// (the player pushes its lower row along), nor in the open, nor a
+    /// pair against a side wall; crates frozen off the docks end the
+    /// level only when more of them are stuck than there are crates to
+    /// spare.
+    #[test]
+    fn frozen_crates() {
+        let dead = |room: &str| {
+            let game = sealed(room);
+            let space = space_of(&game).expect("a push space");
+            let start = space.start_key().expect("a start");
+            let mut work = Work::default();
+            (space.frozen_dead(&start, &mut work), space.dead_key(&start))
+        };
+        assert_eq!(dead("$ $ . . o\n$ $ . o o\n. . @ . o"), (true, true));
+        assert_eq!(dead(". $ $ . o\n. $ $ . o\n. . @ o o"), (false, false));
+        assert_eq!(
+            dead(". . . . .\n. $ $ . o\n. $ $ o o\n. @ . . o"),
+            (false, false)
+        );
+        assert_eq!(dead("o . . . .\n$ $ . . o\n. . @ . ."), (false, false));
+        // Two crates frozen side by side in a corner, one dock: one crate
+        // to spare is not enough; a third crate makes two to spare.
+        assert_eq!(dead("$ $ . o\n. . @ .\n. . . ."), (true, true));
+        assert_eq!(dead("$ $ . o\n. . @ $\n. . . ."), (false, false));
+    }
+
     fn space_of(game: &Game) -> Option<PushSpace<'_>> {
         let (start, _) = game.reset();
         let rules = game.rules(&start);
@@ -1620,28 +1661,12 @@ mod tests {
         }
     }
 
-    /// A line of crates pushed as one: the assignment counts one segment
-    /// per crate's straight run, not one push per cell, so the bound stays
-    /// at most the route's moves (a sum of push distances would say 6 for
-    /// a level won in 3 moves).
     /// The symmetries found: both mirrors and the half turn of a room
     /// with two mirror axes, all seven of a square one, none when a GOAL
     /// cell breaks them; and each node's kept image is the same from any
     /// of its images.
     #[test]
     fn symmetries_of_rooms() {
-        let sealed = |room: &str| {
-            let rows: Vec<&str> = room.lines().collect();
-            let wall = vec!["#"; rows[0].split(' ').count() + 2].join(" ");
-            let mut out = format!(
-                "MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\nWALL! IS! STOP!\n{wall}\n"
-            );
-            for r in rows {
-                out.push_str(&format!("# {r} #\n"));
-            }
-            out.push_str(&wall);
-            walled(&out)
-        };
         let count = |room: &str| space_of(&sealed(room)).map(|s| s.symmetries.len());
         assert_eq!(count("o . . . o\n. $ @ $ .\no . . . o"), Some(3));
         assert_eq!(count("o . o\n$ @ $\no . o"), Some(7));
@@ -1664,6 +1689,10 @@ mod tests {
         }
     }
 
+    /// A line of crates pushed as one: the assignment counts one segment
+    /// per crate's straight run, not one push per cell, so the bound stays
+    /// at most the route's moves (a sum of push distances would say 6 for
+    /// a level won in 3 moves).
     #[test]
     fn a_chain_push_is_one_segment() {
         let b = "MIAU! IS! YOU!\nCRATE! IS! PUSH!\nDOCK! IS! GOAL!\n\
