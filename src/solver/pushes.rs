@@ -1136,7 +1136,7 @@ pub fn search(
         return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
     };
     // Nodes are kept as the least of their images (`PushSpace::canonical`).
-    let (mut image, mut canonical) = (Vec::new(), Vec::new());
+    let mut image = Vec::new();
     space.canonical(&mut start, &mut image);
     // Per stored node, the fewest moves found to it (with [`SETTLED`] once
     // settled); pending nodes by bucket, each an index and the key's
@@ -1248,12 +1248,13 @@ pub fn search(
                     best = Some((moves, index, leg));
                     return;
                 }
-                canonical.clear();
-                canonical.extend_from_slice(next);
-                space.canonical(&mut canonical, &mut image);
-                let fp = fingerprint::of_words(&canonical) & visited::KEPT;
+                // Kept as the least of its images, in place.
+                let at = found_keys.len();
+                found_keys.extend_from_slice(next);
+                let kept = &mut found_keys[at..];
+                space.canonical(kept, &mut image);
+                let fp = fingerprint::of_words(kept) & visited::KEPT;
                 found.push((moves, bound, leg.dir, fp));
-                found_keys.extend_from_slice(&canonical);
             });
             for &(.., fp) in &found {
                 visited.prefetch(fp);
