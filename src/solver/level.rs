@@ -634,55 +634,53 @@ mod tests {
     /// The push search against the plain BFS on room `b` (see
     /// `the_push_search_finds_a_shortest_route`).
     fn push_search_agrees(b: &str) -> Result<(), TestCaseError> {
-        {
-            let game = sokoban_game(b);
-            let space = LevelSpace::new(&game, Constraints::default());
-            if space.push_space().is_none() {
-                return Ok(());
+        let game = sokoban_game(b);
+        let space = LevelSpace::new(&game, Constraints::default());
+        if space.push_space().is_none() {
+            return Ok(());
+        }
+        let Ok(plain) = naive(&game, 20_000, None) else {
+            return Ok(());
+        };
+        let run = |jobs| {
+            search_level(
+                &game,
+                Constraints::default(),
+                Limits::default(),
+                jobs,
+                &AtomicBool::new(false),
+                &mut |_| {},
+            )
+        };
+        let one = run(1);
+        match (&plain.route, &one.verdict) {
+            (None, Verdict::Unsolved) => {}
+            (Some(route), Verdict::Solved(r)) => {
+                let text = route_text(space.inputs(), r);
+                prop_assert_eq!(
+                    text.len(),
+                    route.len(),
+                    "{} against {} on\n{}",
+                    text,
+                    route,
+                    b
+                );
+                prop_assert!(
+                    matches!(
+                        crate::check::replay_route(&game, &text),
+                        crate::check::Replay::Wins(_)
+                    ),
+                    "{} doesn't win on\n{}",
+                    text,
+                    b
+                );
             }
-            let Ok(plain) = naive(&game, 20_000, None) else {
-                return Ok(());
-            };
-            let run = |jobs| {
-                search_level(
-                    &game,
-                    Constraints::default(),
-                    Limits::default(),
-                    jobs,
-                    &AtomicBool::new(false),
-                    &mut |_| {},
-                )
-            };
-            let one = run(1);
-            match (&plain.route, &one.verdict) {
-                (None, Verdict::Unsolved) => {}
-                (Some(route), Verdict::Solved(r)) => {
-                    let text = route_text(space.inputs(), r);
-                    prop_assert_eq!(
-                        text.len(),
-                        route.len(),
-                        "{} against {} on\n{}",
-                        text,
-                        route,
-                        b
-                    );
-                    prop_assert!(
-                        matches!(
-                            crate::check::replay_route(&game, &text),
-                            crate::check::Replay::Wins(_)
-                        ),
-                        "{} doesn't win on\n{}",
-                        text,
-                        b
-                    );
-                }
-                (e, v) => prop_assert!(false, "naive {e:?}, push search {v:?} on\n{b}"),
-            }
-            for jobs in [2, 3] {
-                let other = run(jobs);
-                prop_assert_eq!(&other.verdict, &one.verdict);
-                prop_assert_eq!((other.expanded, other.stored), (one.expanded, one.stored));
-            }
+            (e, v) => prop_assert!(false, "naive {e:?}, push search {v:?} on\n{b}"),
+        }
+        for jobs in [2, 3] {
+            let other = run(jobs);
+            prop_assert_eq!(&other.verdict, &one.verdict);
+            prop_assert_eq!((other.expanded, other.stored), (one.expanded, one.stored));
         }
         Ok(())
     }

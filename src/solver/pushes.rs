@@ -678,9 +678,6 @@ impl PushSpace<'_> {
         dir: (i32, i32),
         work: &mut Work,
     ) -> bool {
-        let Some(spare) = (key.len() - 1).checked_sub(self.needed) else {
-            return false;
-        };
         let occupant = &work.occupant;
         let held = |c: u32| c == past || (c != first && occupant[c as usize] != 0);
         let mut moved = first;
@@ -699,7 +696,7 @@ impl PushSpace<'_> {
             return false;
         }
         let things = key[1..].iter().map(|&c| if c == first { past } else { c });
-        self.stuck(things, work) > spare
+        self.stuck(things, work) + self.needed > key.len() - 1
     }
 
     /// Whether node `key` has more PUSH things frozen off GOAL cells than a
@@ -1632,7 +1629,7 @@ mod tests {
             let mut seen = std::collections::HashSet::new();
             let start = space.start_key().expect("a start");
             // The search starts from live nodes only (a dead start is
-            // UNSOLVED at once), and the pushes out of them are compared.
+            // UNSOLVED at once), and the bound is checked along them.
             if space.dead_key(&start) {
                 return Ok(());
             }
