@@ -489,6 +489,10 @@ struct Work {
     next: Key,
     /// The assignment bound's buffers.
     assignment: Assignment,
+    /// The assignment of the node being expanded, once a successor needed
+    /// it ([`PushSpace::bound_after`]), and whether it is that node's.
+    parent: Assignment,
+    parent_solved: bool,
     /// The cheap bound's buffer.
     distances: Vec<u32>,
     /// Recent assignment bounds, direct-mapped by the fingerprint of the
@@ -527,6 +531,9 @@ struct Leg {
     walk: u32,
     dir: u8,
     won: bool,
+    /// The cell the pushed line's far end moves into: as far as the
+    /// bounds can tell, the PUSH thing next to the player moves there.
+    past: u32,
 }
 
 impl PushSpace<'_> {
@@ -636,6 +643,7 @@ impl PushSpace<'_> {
                         walk: work.dist[c as usize],
                         dir: d as u8,
                         won,
+                        past,
                     },
                     &next,
                 );
@@ -781,12 +789,57 @@ impl PushSpace<'_> {
     /// and those bits are taken for one with odds of 2^-63 per lookup, far
     /// below the visited set's own collision bound.
     fn bound(&self, key: &[u32], work: &mut Work) -> u32 {
+        self.cached_bound(key, work, |segments, work| {
+            segments.bound(&key[1..], &mut work.assignment)
+        })
+    }
+
+    /// [`PushSpace::bound`] for node `next`, found from node `key` by a
+    /// push that took the PUSH thing at `key[1 + column]` out of its cell
+    /// and held `past` instead (`next` may be an image of that state: the
+    /// bounds are equal on images). When the cache misses, the assignment
+    /// is repaired from `key`'s ([`Segments::moved`]: one augmenting path),
+    /// `key`'s own worked out once per expanded node; in full where that
+    /// does not apply.
+    fn bound_after(
+        &self,
+        key: &[u32],
+        next: &[u32],
+        column: usize,
+        past: u32,
+        work: &mut Work,
+    ) -> u32 {
+        self.cached_bound(next, work, |segments, work| {
+            if !work.parent_solved {
+                segments.bound(&key[1..], &mut work.parent);
+                work.parent_solved = true;
+            }
+            let repaired = segments.moved(&work.parent, column, past, &mut work.assignment);
+            let full = repaired.unwrap_or_else(|| segments.bound(&next[1..], &mut work.assignment));
+            debug_assert_eq!(
+                full,
+                segments.bound(&next[1..], &mut Assignment::default()),
+                "a repaired assignment is the least"
+            );
+            full
+        })
+    }
+
+    /// The larger of the cheap bound of `key` and the assignment `full`
+    /// works out, remembered by the PUSH things' cells (see
+    /// [`PushSpace::bound`]).
+    fn cached_bound(
+        &self,
+        key: &[u32],
+        work: &mut Work,
+        full: impl FnOnce(&Segments, &mut Work) -> u32,
+    ) -> u32 {
         let cheap = self.estimate(key, &mut work.distances);
         let Some(segments) = &self.segments else {
             return cheap;
         };
         if work.bounds.is_empty() {
-            return cheap.max(segments.bound(&key[1..], &mut work.assignment));
+            return cheap.max(full(segments, work));
         }
         let fp = fingerprint::of_words(&key[1..]);
         let tag = fp as u64 | 1;
@@ -795,7 +848,7 @@ impl PushSpace<'_> {
         let full = if seen == tag {
             known
         } else {
-            let full = segments.bound(&key[1..], &mut work.assignment);
+            let full = full(segments, work);
             work.bounds[slot] = (tag, full);
             full
         };
@@ -1037,9 +1090,19 @@ fn file(
     *bytes = *bytes + bucket.bytes() - before;
 }
 
-/// A successor waiting for its insert: its moves, its bucket (moves plus
-/// bound), the push direction and its fingerprint.
-type Successor = (u32, u32, u8, u128);
+/// A successor waiting for its insert.
+struct Successor {
+    moves: u32,
+    /// Its bucket as far as the cheap bound tells: moves plus bound.
+    bound: u32,
+    /// The push direction.
+    dir: u8,
+    fp: u128,
+    /// The pushed PUSH thing's index among the node's and the cell it
+    /// counts as moved to ([`PushSpace::bound_after`]).
+    column: u32,
+    past: u32,
+}
 
 /// Bit of a node's move count once it is settled.
 const SETTLED: u32 = 1 << 31;
@@ -1251,17 +1314,33 @@ pub fn search(
                 let kept = &mut found_keys[at..];
                 space.canonical(kept, &mut image);
                 let fp = fingerprint::of_words(kept) & visited::KEPT;
-                found.push((moves, bound, leg.dir, fp));
+                // `next[0]` is the cell the pushed thing left.
+                let column = key[1..].binary_search(&next[0]).unwrap_or(0) as u32;
+                found.push(Successor {
+                    moves,
+                    bound,
+                    dir: leg.dir,
+                    fp,
+                    column,
+                    past: leg.past,
+                });
             });
-            for &(.., fp) in &found {
-                visited.prefetch(fp);
+            for s in &found {
+                visited.prefetch(s.fp);
             }
-            for &(.., fp) in &found {
-                visited.prefetch_fingerprint(fp);
+            for s in &found {
+                visited.prefetch_fingerprint(s.fp);
             }
-            for (&(moves, bound, dir, fp), next) in
-                found.iter().zip(found_keys.chunks_exact(key.len()))
-            {
+            work.parent_solved = false;
+            for (s, next) in found.iter().zip(found_keys.chunks_exact(key.len())) {
+                let &Successor {
+                    moves,
+                    bound,
+                    dir,
+                    fp,
+                    column,
+                    past,
+                } = s;
                 if best.is_some_and(|(m, ..)| bound >= m) {
                     continue;
                 }
@@ -1281,7 +1360,7 @@ pub fn search(
                         i
                     }
                 };
-                let left = space.bound(next, &mut work);
+                let left = space.bound_after(&key, next, column as usize, past, &mut work);
                 if left >= UNREACHABLE {
                     // No win from here: never expanded, never filed.
                     moves_to.set(at, moves | SETTLED);
