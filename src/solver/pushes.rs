@@ -19,9 +19,11 @@
 //! walks, and a walk between two cells is as short as the board of that
 //! node allows, so a route is a sequence of (walk to a cell next to a PUSH
 //! thing, push) legs, each costing its walk's length plus one move.
-//! Dijkstra's search over these legs, nodes settled in order of moves
-//! (buckets by move count, the first settling of a node is its shortest),
-//! finds a route with the fewest moves: the plain search's route length,
+//! An A* search over these legs, nodes settled in order of moves plus a
+//! consistent lower bound on the moves left (buckets by that number, the
+//! first settling of a node is its shortest; within a number, the nodes
+//! with the least bound left first), finds a route with the fewest
+//! moves: the plain search's route length,
 //! and the same verdict. Nodes stand for every state the walks between
 //! pushes pass through, so a level's space is a few nodes per arrangement
 //! of the PUSH things instead of one state per cell the player can reach.
@@ -1076,9 +1078,9 @@ impl BucketReader<'_> {
 /// Files node `index` (its key `key`) in the bucket `bound`, keeping
 /// `bytes`, what the buckets hold, up to date.
 fn file(
-    pending: &mut BTreeMap<u32, Bucket>,
+    pending: &mut BTreeMap<(u32, u32), Bucket>,
     bytes: &mut usize,
-    bound: u32,
+    bound: (u32, u32),
     index: u32,
     key: &[u32],
     wide: bool,
@@ -1203,7 +1205,7 @@ pub fn search(
     // cells, in the order found.
     let mut moves_to = MovesTo::Narrow(Vec::new());
     let wide = space.cells > 256;
-    let mut pending: BTreeMap<u32, Bucket> = BTreeMap::new();
+    let mut pending: BTreeMap<(u32, u32), Bucket> = BTreeMap::new();
     let mut pending_bytes = 0usize;
     let fp = fingerprint::of_words(&start) & visited::KEPT;
     let _ = visited.insert(fp, u32::MAX, 0);
@@ -1212,7 +1214,14 @@ pub fn search(
     if first >= UNREACHABLE || space.frozen_dead(&start, &mut work) {
         return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
     }
-    file(&mut pending, &mut pending_bytes, first, 0, &start, wide);
+    file(
+        &mut pending,
+        &mut pending_bytes,
+        (first, first),
+        0,
+        &start,
+        wide,
+    );
     let mut key = start.clone();
     // One node's successors (`Successor`) and their keys, one after another.
     let mut found: Vec<Successor> = Vec::new();
@@ -1231,8 +1240,16 @@ pub fn search(
     // bound and moved on once the full one was known, four entries in ten
     // were such moves on the open rooms, each holding a whole key.) The
     // cheap bound only rules successors out before their insert.
+    //
+    // Within one number, buckets go by the bound left, least first: the
+    // nodes nearest a win are taken first, so in the last number, where
+    // the win is, it is found before most of that number's nodes are
+    // taken, and the search stops there. Any order within a number keeps
+    // a node's first settling at its fewest moves: a shorter way to it
+    // would file it under a lower number (its bound is the same), whose
+    // nodes on that way all come first.
     let mut scratch = Vec::new();
-    while let Some((bound, nodes)) = pending.pop_first() {
+    while let Some(((bound, _), nodes)) = pending.pop_first() {
         if best.is_some_and(|(moves, ..)| bound >= moves) {
             pending_bytes -= nodes.bytes();
             break;
@@ -1372,11 +1389,16 @@ pub fn search(
                 file(
                     &mut pending,
                     &mut pending_bytes,
-                    moves + left,
+                    (moves + left, left),
                     at,
                     next,
                     wide,
                 );
+            }
+            // A win at this bucket's number is a shortest one: no node
+            // here or in a later bucket leads to a shorter.
+            if best.is_some_and(|(m, ..)| m <= bound) {
+                break;
             }
         }
         peak = peak.max(bytes(&visited, &moves_to, pending_bytes, &work));
@@ -1577,9 +1599,9 @@ mod tests {
             };
             for (index, key) in &nodes {
                 let key: Vec<u32> = key.iter().map(|&c| cell(c)).collect();
-                file(&mut pending, &mut bytes, 7, *index, &key, wide);
+                file(&mut pending, &mut bytes, (7, 2), *index, &key, wide);
             }
-            let bucket = pending.remove(&7).unwrap_or_default();
+            let bucket = pending.remove(&(7, 2)).unwrap_or_default();
             prop_assert_eq!(bucket.bytes(), bytes);
             // An entry takes two bytes at least (its step, its mask).
             prop_assert!(nodes.len() * 2 < BLOCK || !bucket.blocks.is_empty());
