@@ -418,14 +418,78 @@ impl<'g> PushSpace<'g> {
             return;
         }
         let terms = &self.terms;
-        let sum = key[1..]
-            .iter()
-            .fold(0u64, |sum, &c| sum.wrapping_add(terms[c as usize]));
-        let mut least = ((sum, key[0]), None);
+        let sum = |map: Option<&Vec<u32>>| {
+            key[1..].iter().fold(0u64, |sum, &c| {
+                let c = map.map_or(c, |m| m[c as usize]);
+                sum.wrapping_add(terms[c as usize])
+            })
+        };
+        let sums: Vec<u64> = std::iter::once(None)
+            .chain(self.symmetries.iter().map(Some))
+            .map(sum)
+            .collect();
+        self.keep_least(key, &sums, image);
+    }
+
+    /// Per image of the PUSH things on `cells` (the node itself first,
+    /// then one per symmetry), the sum of its cells' terms, into `sums`;
+    /// nothing without symmetries.
+    fn image_sums(&self, cells: &[u32], sums: &mut Vec<u64>) {
+        sums.clear();
+        if self.symmetries.is_empty() {
+            return;
+        }
+        let terms = &self.terms;
+        sums.push(
+            cells
+                .iter()
+                .fold(0u64, |s, &c| s.wrapping_add(terms[c as usize])),
+        );
         for map in &self.symmetries {
-            let sum = key[1..].iter().fold(0u64, |sum, &c| {
-                sum.wrapping_add(terms[map[c as usize] as usize])
+            let sum = cells.iter().fold(0u64, |s, &c| {
+                s.wrapping_add(terms[map[c as usize] as usize])
             });
+            sums.push(sum);
+        }
+    }
+
+    /// [`PushSpace::canonical`] for the successor `next` of a node whose
+    /// image sums are `parent` ([`PushSpace::image_sums`]), found by a
+    /// push that took a PUSH thing out of `next[0]` and held `past`
+    /// instead: each image's sum is its parent's with two terms swapped,
+    /// instead of one term per PUSH thing. `sums` is scratch.
+    fn canonical_moved(
+        &self,
+        next: &mut [u32],
+        parent: &[u64],
+        past: u32,
+        sums: &mut Vec<u64>,
+        image: &mut Vec<u32>,
+    ) {
+        if self.symmetries.is_empty() {
+            return;
+        }
+        let (terms, left) = (&self.terms, next[0] as usize);
+        sums.clear();
+        sums.push(
+            parent[0]
+                .wrapping_sub(terms[left])
+                .wrapping_add(terms[past as usize]),
+        );
+        for (map, &was) in self.symmetries.iter().zip(&parent[1..]) {
+            sums.push(
+                was.wrapping_sub(terms[map[left] as usize])
+                    .wrapping_add(terms[map[past as usize] as usize]),
+            );
+        }
+        self.keep_least(next, sums, image);
+    }
+
+    /// Replaces `key` with its least image, the images' sums given
+    /// (see [`PushSpace::canonical`]).
+    fn keep_least(&self, key: &mut [u32], sums: &[u64], image: &mut Vec<u32>) {
+        let mut least = ((sums[0], key[0]), None);
+        for (map, &sum) in self.symmetries.iter().zip(&sums[1..]) {
             let rank = (sum, map[key[0] as usize]);
             if rank < least.0 {
                 least = (rank, Some(map));
@@ -497,31 +561,9 @@ struct Work {
     parent_solved: bool,
     /// The cheap bound's buffer.
     distances: Vec<u32>,
-    /// Recent assignment bounds, direct-mapped by the fingerprint of the
-    /// PUSH things' cells (the bound ignores the player, and one
-    /// arrangement comes back with the player beside each side of it):
-    /// per slot, 63 bits of that fingerprint (0: empty) and the bound.
-    /// Sized by [`Work::size_bounds`]; empty until then.
-    bounds: Vec<(u64, u32)>,
     /// Per cell: a PUSH thing of the frozen set being narrowed
     /// ([`PushSpace::freezes`]); all false between calls.
     frozen: Vec<bool>,
-}
-
-impl Work {
-    /// Grows the cache of assignment bounds to a sixteenth of the
-    /// `stored` nodes, rounded down to a power of two (2^20 slots at most,
-    /// so 16 MiB): a slot's 16 bytes then cost a stored node one byte at
-    /// most. A resize starts it empty.
-    fn size_bounds(&mut self, stored: usize) {
-        let want = match stored / 16 {
-            0 => 0,
-            n => (1usize << n.ilog2()).min(1 << 20),
-        };
-        if want >= 1024 && want > self.bounds.len() {
-            self.bounds = vec![(0, 0); want];
-        }
-    }
 }
 
 /// One push found from a node; the successor's key is in [`Work::next`].
@@ -786,23 +828,25 @@ impl PushSpace<'_> {
     /// ([`super::matching`]). Both are consistent (a walk leaves them
     /// unchanged, a push lowers them by one at most), so their maximum is.
     ///
-    /// Assignments are remembered by a 64-bit fingerprint of the PUSH
-    /// things' cells ([`Work::bounds`]); two arrangements sharing one slot
-    /// and those bits are taken for one with odds of 2^-63 per lookup, far
-    /// below the visited set's own collision bound.
     fn bound(&self, key: &[u32], work: &mut Work) -> u32 {
-        self.cached_bound(key, work, |segments, work| {
-            segments.bound(&key[1..], &mut work.assignment)
-        })
+        let cheap = self.estimate(key, &mut work.distances);
+        let Some(segments) = &self.segments else {
+            return cheap;
+        };
+        cheap.max(segments.bound(&key[1..], &mut work.assignment))
     }
 
     /// [`PushSpace::bound`] for node `next`, found from node `key` by a
     /// push that took the PUSH thing at `key[1 + column]` out of its cell
     /// and held `past` instead (`next` may be an image of that state: the
-    /// bounds are equal on images). When the cache misses, the assignment
-    /// is repaired from `key`'s ([`Segments::moved`]: one augmenting path),
-    /// `key`'s own worked out once per expanded node; in full where that
-    /// does not apply.
+    /// bounds are equal on images). The assignment is repaired from
+    /// `key`'s ([`Segments::moved`]: one augmenting path), `key`'s own
+    /// worked out once per expanded node; in full where that does not
+    /// apply.
+    ///
+    /// (A cache of assignments by the PUSH things' cells, 16 bytes a slot,
+    /// stood here before the repair: its lookups, a cache miss each, came
+    /// to cost more than the repairs they saved.)
     fn bound_after(
         &self,
         key: &[u32],
@@ -811,49 +855,21 @@ impl PushSpace<'_> {
         past: u32,
         work: &mut Work,
     ) -> u32 {
-        self.cached_bound(next, work, |segments, work| {
-            if !work.parent_solved {
-                segments.bound(&key[1..], &mut work.parent);
-                work.parent_solved = true;
-            }
-            let repaired = segments.moved(&work.parent, column, past, &mut work.assignment);
-            let full = repaired.unwrap_or_else(|| segments.bound(&next[1..], &mut work.assignment));
-            debug_assert_eq!(
-                full,
-                segments.bound(&next[1..], &mut Assignment::default()),
-                "a repaired assignment is the least"
-            );
-            full
-        })
-    }
-
-    /// The larger of the cheap bound of `key` and the assignment `full`
-    /// works out, remembered by the PUSH things' cells (see
-    /// [`PushSpace::bound`]).
-    fn cached_bound(
-        &self,
-        key: &[u32],
-        work: &mut Work,
-        full: impl FnOnce(&Segments, &mut Work) -> u32,
-    ) -> u32 {
-        let cheap = self.estimate(key, &mut work.distances);
+        let cheap = self.estimate(next, &mut work.distances);
         let Some(segments) = &self.segments else {
             return cheap;
         };
-        if work.bounds.is_empty() {
-            return cheap.max(full(segments, work));
+        if !work.parent_solved {
+            segments.bound(&key[1..], &mut work.parent);
+            work.parent_solved = true;
         }
-        let fp = fingerprint::of_words(&key[1..]);
-        let tag = fp as u64 | 1;
-        let slot = (fp >> 64) as usize & (work.bounds.len() - 1);
-        let (seen, known) = work.bounds[slot];
-        let full = if seen == tag {
-            known
-        } else {
-            let full = full(segments, work);
-            work.bounds[slot] = (tag, full);
-            full
-        };
+        let repaired = segments.moved(&work.parent, column, past, &mut work.assignment);
+        let full = repaired.unwrap_or_else(|| segments.bound(&next[1..], &mut work.assignment));
+        debug_assert_eq!(
+            full,
+            segments.bound(&next[1..], &mut Assignment::default()),
+            "a repaired assignment is the least"
+        );
         cheap.max(full)
     }
 
@@ -1229,8 +1245,8 @@ pub fn search(
     // The best win so far: (moves, the node it leaves from, the leg).
     let mut best: Option<(u32, u32, Leg)> = None;
     let (mut expanded, mut peak, mut depth) = (0u64, 0usize, 0u32);
-    let bytes = |visited: &Visited, moves_to: &MovesTo, pending: usize, work: &Work| {
-        visited.bytes() + moves_to.bytes() + pending + work.bounds.capacity() * 16
+    let bytes = |visited: &Visited, moves_to: &MovesTo, pending: usize| {
+        visited.bytes() + moves_to.bytes() + pending
     };
     // Buckets are by moves plus a lower bound on the moves left (the full
     // one, `PushSpace::bound`, an assignment, worked out when a node is
@@ -1249,6 +1265,8 @@ pub fn search(
     // would file it under a lower number (its bound is the same), whose
     // nodes on that way all come first.
     let mut scratch = Vec::new();
+    // The image sums of the node being expanded and of one successor.
+    let (mut parent_sums, mut sums) = (Vec::new(), Vec::new());
     while let Some(((bound, _), nodes)) = pending.pop_first() {
         if best.is_some_and(|(moves, ..)| bound >= moves) {
             pending_bytes -= nodes.bytes();
@@ -1275,7 +1293,7 @@ pub fn search(
             let left = bound.saturating_sub(cost);
             moves_to.set(index, cost | SETTLED);
             if expanded >= limits.states {
-                let used = bytes(&visited, &moves_to, pending_bytes, &work);
+                let used = bytes(&visited, &moves_to, pending_bytes);
                 return ended(
                     Verdict::Limit,
                     Some(LimitKind::States),
@@ -1287,8 +1305,7 @@ pub fn search(
             }
             expanded += 1;
             if expanded.is_multiple_of(1024) {
-                work.size_bounds(visited.len());
-                let used = bytes(&visited, &moves_to, pending_bytes, &work);
+                let used = bytes(&visited, &moves_to, pending_bytes);
                 peak = peak.max(used);
                 if cancel.load(Ordering::Relaxed) {
                     return ended(Verdict::Cancelled, None, &visited, expanded, depth, peak);
@@ -1310,6 +1327,7 @@ pub fn search(
             // the successors were found in, so nothing else changes.
             found.clear();
             found_keys.clear();
+            space.image_sums(&key[1..], &mut parent_sums);
             space.legs(&key, &mut work, |leg, next| {
                 let moves = cost + leg.walk + 1;
                 let bound = if leg.won {
@@ -1329,7 +1347,17 @@ pub fn search(
                 let at = found_keys.len();
                 found_keys.extend_from_slice(next);
                 let kept = &mut found_keys[at..];
-                space.canonical(kept, &mut image);
+                space.canonical_moved(kept, &parent_sums, leg.past, &mut sums, &mut image);
+                debug_assert_eq!(
+                    kept,
+                    {
+                        let mut whole = next.clone();
+                        space.canonical(&mut whole, &mut Vec::new());
+                        whole
+                    }
+                    .as_slice(),
+                    "a successor's image sums follow from its parent's"
+                );
                 let fp = fingerprint::of_words(kept) & visited::KEPT;
                 // `next[0]` is the cell the pushed thing left.
                 let column = key[1..].binary_search(&next[0]).unwrap_or(0) as u32;
@@ -1401,10 +1429,10 @@ pub fn search(
                 break;
             }
         }
-        peak = peak.max(bytes(&visited, &moves_to, pending_bytes, &work));
+        peak = peak.max(bytes(&visited, &moves_to, pending_bytes));
         pending_bytes -= nodes.bytes();
     }
-    peak = peak.max(bytes(&visited, &moves_to, pending_bytes, &work));
+    peak = peak.max(bytes(&visited, &moves_to, pending_bytes));
     let Some((moves, index, leg)) = best else {
         return ended(Verdict::Unsolved, None, &visited, expanded, depth, peak);
     };
