@@ -901,8 +901,9 @@ impl PushSpace<'_> {
 /// earlier), so an entry costs a third to a half of its key. Entries are
 /// appended to a tail, and every [`BLOCK`] bytes of tail become one LZ4
 /// block, which takes what repeats further apart; a bucket is only ever
-/// read whole, in order. The tail grows by an eighth, so its slack stays
-/// small (the frontier counts in bytes per state).
+/// read whole, in order. The tail grows by an eighth (held at its exact
+/// size while a new bucket is under [`SMALL_TAIL`] bytes), so its slack
+/// stays small (the frontier counts in bytes per state).
 #[derive(Debug, Default)]
 struct Bucket {
     /// Full blocks, each its entries compressed ([`super::blocks`]).
@@ -911,9 +912,10 @@ struct Bucket {
     packed: usize,
     /// The entries after the last block, as written.
     tail: Vec<u8>,
-    /// The last entry written, as [`entry_bits`] gives it, and its key
+    /// The last entry written, as [`entry_bits`] gives it, and its key's
+    /// cells as written: a byte each, two (little-endian) on wide boards
     /// (a board has fewer than 2^16 cells).
-    last: (u32, Vec<u16>),
+    last: (u32, Vec<u8>),
 }
 
 /// Bytes of entries that make one compressed block of a [`Bucket`]. The
@@ -928,6 +930,9 @@ const BLOCK: usize = 4 * 1024;
 // property tests against the move search read compressed blocks too.
 #[cfg(test)]
 const BLOCK: usize = 48;
+
+/// Bytes of a bucket's tail below which it is kept at its exact size.
+const SMALL_TAIL: usize = 256;
 
 /// An entry with its flag moved to the low bit, so the index's step from
 /// one entry to the next is small whatever the flags.
@@ -966,14 +971,15 @@ impl Bucket {
         self.packed
             + self.blocks.capacity() * std::mem::size_of::<Box<[u8]>>()
             + self.tail.capacity()
-            + self.last.1.capacity() * 2
+            + self.last.1.capacity()
     }
 
     /// Appends a node; what the bucket's bytes grew (or shrank) by is
     /// read from [`Bucket::bytes`] around the call.
     fn push(&mut self, entry: u32, key: &[u32], wide: bool) {
         let (last, last_key) = &mut self.last;
-        last_key.resize(key.len(), 0);
+        let width = 1 + usize::from(wide);
+        last_key.resize(key.len() * width, 0);
         let mask = key.len().div_ceil(8);
         let need = 5 + mask + key.len() * (1 + usize::from(wide));
         super::make_room(&mut self.tail, need, need);
@@ -983,18 +989,33 @@ impl Bucket {
         *last = bits;
         let at = self.tail.len();
         self.tail.resize(at + mask, 0);
-        for (k, (&c, was)) in key.iter().zip(last_key.iter_mut()).enumerate() {
-            let c = c as u16;
-            if c == *was {
-                continue;
+        if wide {
+            for (k, (&c, was)) in key.iter().zip(last_key.chunks_exact_mut(2)).enumerate() {
+                let c = (c as u16).to_le_bytes();
+                if c[..] == *was {
+                    continue;
+                }
+                was.copy_from_slice(&c);
+                self.tail[at + k / 8] |= 1 << (k % 8);
+                self.tail.extend_from_slice(&c);
             }
-            *was = c;
-            self.tail[at + k / 8] |= 1 << (k % 8);
-            if wide {
-                self.tail.extend_from_slice(&c.to_le_bytes());
-            } else {
-                self.tail.push(c as u8);
+        } else {
+            for (k, (&c, was)) in key.iter().zip(last_key.iter_mut()).enumerate() {
+                let c = c as u8;
+                if c == *was {
+                    continue;
+                }
+                *was = c;
+                self.tail[at + k / 8] |= 1 << (k % 8);
+                self.tail.push(c);
             }
+        }
+        if self.blocks.is_empty() && self.tail.len() < SMALL_TAIL {
+            // A bucket of a few entries holds them exactly: searches of
+            // a few dozen nodes have a bucket per number and bound left,
+            // and a slack of one entry each would weigh on them. (Not
+            // after a block: the tail keeps its capacity for the next.)
+            self.tail.shrink_to_fit();
         }
         if self.tail.len() >= BLOCK {
             let mut block = Vec::new();
