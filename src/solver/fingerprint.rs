@@ -28,12 +28,6 @@ fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A fixed 64-bit value of `x` that behaves as random bits (distinct
-/// inputs, distinct values): for hashes of sets, summed over members.
-pub fn scatter(x: u64) -> u64 {
-    splitmix(x ^ S3)
-}
-
 /// The term of word `w` at position `i`: two independent 64-bit halves,
 /// each a bijection of the 64-bit (position, word) pair.
 #[inline]
@@ -55,6 +49,21 @@ pub fn of_words(words: &[u32]) -> u128 {
         .iter()
         .enumerate()
         .fold(seed(words.len()), |fp, (i, &w)| fp ^ term(i, w))
+}
+
+/// The term of `cell` as a member of a set of cells ([`of_node`]): XOR
+/// the terms of a set's members to hash the set whatever their order.
+pub fn member(cell: u32) -> u128 {
+    term(1, cell)
+}
+
+/// The fingerprint of a node made of one cell (`lead`) and a set of
+/// `len - 1` cells whose [`member`] terms XOR to `set`: equal to
+/// [`of_words`] of a key holding `lead` and then the set's cells, in any
+/// order, hashed as if every cell after the first stood at one position.
+/// Zobrist hashing of (role, cell) pairs: the same collision bound.
+pub fn of_node(lead: u32, set: u128, len: usize) -> u128 {
+    seed(len) ^ term(0, lead) ^ set
 }
 
 /// The fingerprint of `new`, given `fp`, the fingerprint of `old`: equal to

@@ -110,10 +110,12 @@ pub struct PushSpace<'g> {
     /// ([`PushSpace::find_symmetries`]): per symmetry, each cell's image
     /// ([`NONE`] off the player's region).
     symmetries: Vec<Vec<u32>>,
-    /// Per cell, a fixed random term ([`fingerprint::scatter`]): a set of
-    /// PUSH things' cells ranks by the sum of its terms
-    /// ([`PushSpace::canonical`]). Empty without symmetries.
-    terms: Vec<u64>,
+    /// Per cell, its term as a member of the PUSH things' set
+    /// ([`fingerprint::member`]): a node's fingerprint is the XOR of its
+    /// things' terms with its player's ([`fingerprint::of_node`]), so a
+    /// successor's follows from its parent's with two terms swapped, and
+    /// its images' too.
+    terms: Vec<u128>,
 }
 
 /// A node: the player's cell, then the PUSH things' cells in increasing order.
@@ -200,9 +202,7 @@ impl<'g> PushSpace<'g> {
         }
         space.walk = space.walk_grid()?;
         space.symmetries = space.find_symmetries(&key);
-        if !space.symmetries.is_empty() {
-            space.terms = (0..cells as u64).map(fingerprint::scatter).collect();
-        }
+        space.terms = (0..cells as u32).map(fingerprint::member).collect();
         // The table holds a u32 per GOAL cell and cell (16 MiB at most),
         // and an assignment costs `O(goals² · things)` per node taken: a
         // Sokoban room has a few dozen of each.
@@ -403,99 +403,74 @@ impl<'g> PushSpace<'g> {
     /// symmetries, the one node the search keeps for all of them; `image`
     /// is scratch.
     ///
-    /// Images rank by the sum of their PUSH things' cell terms
-    /// ([`PushSpace::terms`]: a hash of the set, so no image is sorted to
-    /// be ranked), then by the player's cell, then by the symmetries'
-    /// order; only the least is sorted. The rank of a node's images is the
-    /// rank of its orbit's members, so every member gives the same least
-    /// image, but for two distinct sets with one sum (odds of 2^-64 a
-    /// pair): then members may keep different images, which only stores
-    /// the orbit twice. Images are taken of the node as given, never of an
-    /// image (the images of an image under a list that is not closed would
-    /// be another set).
+    /// Images rank by their fingerprints ([`PushSpace::fingerprint`]),
+    /// which hash the PUSH things as a set, so no image is sorted to be
+    /// ranked; only the least is. Every member of an orbit has the same
+    /// images (the symmetries are a group: all of the board's among the
+    /// mirrors and rotations), so every member keeps the same image, but
+    /// for two distinct images with one fingerprint, which the visited set
+    /// would take for one node anyway.
     fn canonical(&self, key: &mut [u32], image: &mut Vec<u32>) {
-        if self.symmetries.is_empty() {
-            return;
-        }
-        let terms = &self.terms;
-        let sum = |map: Option<&Vec<u32>>| {
-            key[1..].iter().fold(0u64, |sum, &c| {
-                let c = map.map_or(c, |m| m[c as usize]);
-                sum.wrapping_add(terms[c as usize])
-            })
-        };
-        let sums: Vec<u64> = std::iter::once(None)
-            .chain(self.symmetries.iter().map(Some))
-            .map(sum)
-            .collect();
-        self.keep_least(key, &sums, image);
+        let mut sets = Vec::new();
+        self.image_sets(&key[1..], &mut sets);
+        let (_, which) = self.least_image(key[0], &sets, key.len());
+        self.apply_image(key, which, image);
+    }
+
+    /// The fingerprint of node `key` as the search stores it: its least
+    /// image's ([`PushSpace::canonical`]), whichever image `key` is.
+    fn fingerprint(&self, key: &[u32]) -> u128 {
+        let mut sets = Vec::new();
+        self.image_sets(&key[1..], &mut sets);
+        self.least_image(key[0], &sets, key.len()).0
     }
 
     /// Per image of the PUSH things on `cells` (the node itself first,
-    /// then one per symmetry), the sum of its cells' terms, into `sums`;
-    /// nothing without symmetries.
-    fn image_sums(&self, cells: &[u32], sums: &mut Vec<u64>) {
-        sums.clear();
-        if self.symmetries.is_empty() {
-            return;
-        }
+    /// then one per symmetry), the XOR of its cells' terms, into `sets`.
+    fn image_sets(&self, cells: &[u32], sets: &mut Vec<u128>) {
         let terms = &self.terms;
-        sums.push(
-            cells
-                .iter()
-                .fold(0u64, |s, &c| s.wrapping_add(terms[c as usize])),
-        );
+        sets.clear();
+        sets.push(cells.iter().fold(0, |s, &c| s ^ terms[c as usize]));
         for map in &self.symmetries {
-            let sum = cells.iter().fold(0u64, |s, &c| {
-                s.wrapping_add(terms[map[c as usize] as usize])
-            });
-            sums.push(sum);
-        }
-    }
-
-    /// [`PushSpace::canonical`] for the successor `next` of a node whose
-    /// image sums are `parent` ([`PushSpace::image_sums`]), found by a
-    /// push that took a PUSH thing out of `next[0]` and held `past`
-    /// instead: each image's sum is its parent's with two terms swapped,
-    /// instead of one term per PUSH thing. `sums` is scratch.
-    fn canonical_moved(
-        &self,
-        next: &mut [u32],
-        parent: &[u64],
-        past: u32,
-        sums: &mut Vec<u64>,
-        image: &mut Vec<u32>,
-    ) {
-        if self.symmetries.is_empty() {
-            return;
-        }
-        let (terms, left) = (&self.terms, next[0] as usize);
-        sums.clear();
-        sums.push(
-            parent[0]
-                .wrapping_sub(terms[left])
-                .wrapping_add(terms[past as usize]),
-        );
-        for (map, &was) in self.symmetries.iter().zip(&parent[1..]) {
-            sums.push(
-                was.wrapping_sub(terms[map[left] as usize])
-                    .wrapping_add(terms[map[past as usize] as usize]),
+            sets.push(
+                cells
+                    .iter()
+                    .fold(0, |s, &c| s ^ terms[map[c as usize] as usize]),
             );
         }
-        self.keep_least(next, sums, image);
     }
 
-    /// Replaces `key` with its least image, the images' sums given
-    /// (see [`PushSpace::canonical`]).
-    fn keep_least(&self, key: &mut [u32], sums: &[u64], image: &mut Vec<u32>) {
-        let mut least = ((sums[0], key[0]), None);
-        for (map, &sum) in self.symmetries.iter().zip(&sums[1..]) {
-            let rank = (sum, map[key[0] as usize]);
-            if rank < least.0 {
-                least = (rank, Some(map));
+    /// The image sets ([`PushSpace::image_sets`]) of the successor whose
+    /// push took a PUSH thing out of `left` and held `past` instead, from
+    /// its parent's `parent`: two terms swapped per image.
+    fn moved_sets(&self, parent: &[u128], left: u32, past: u32, sets: &mut Vec<u128>) {
+        let terms = &self.terms;
+        let (left, past) = (left as usize, past as usize);
+        sets.clear();
+        sets.push(parent[0] ^ terms[left] ^ terms[past]);
+        for (map, &was) in self.symmetries.iter().zip(&parent[1..]) {
+            sets.push(was ^ terms[map[left] as usize] ^ terms[map[past] as usize]);
+        }
+    }
+
+    /// The least fingerprint among a node's images, given its player's
+    /// cell, its image sets and its key's length, and which image has it
+    /// (0 the node itself, `1 + s` symmetry `s`).
+    fn least_image(&self, player: u32, sets: &[u128], len: usize) -> (u128, usize) {
+        let mut least = (fingerprint::of_node(player, sets[0], len), 0);
+        for (s, (map, &set)) in self.symmetries.iter().zip(&sets[1..]).enumerate() {
+            let fp = fingerprint::of_node(map[player as usize], set, len);
+            if fp < least.0 {
+                least = (fp, s + 1);
             }
         }
-        let (_, Some(map)) = least else {
+        least
+    }
+
+    /// Replaces `key` with its image `which` ([`PushSpace::least_image`]),
+    /// its PUSH things' cells sorted again.
+    fn apply_image(&self, key: &mut [u32], which: usize, image: &mut Vec<u32>) {
+        let Some(map) = which.checked_sub(1).map(|s| &self.symmetries[s]) else {
             return;
         };
         image.clear();
@@ -1141,6 +1116,8 @@ struct Successor {
     /// counts as moved to ([`PushSpace::bound_after`]).
     column: u32,
     past: u32,
+    /// Which of its images the search keeps ([`PushSpace::least_image`]).
+    image: u8,
 }
 
 /// Bit of a node's move count once it is settled.
@@ -1244,7 +1221,7 @@ pub fn search(
     let wide = space.cells > 256;
     let mut pending: BTreeMap<(u32, u32), Bucket> = BTreeMap::new();
     let mut pending_bytes = 0usize;
-    let fp = fingerprint::of_words(&start) & visited::KEPT;
+    let fp = space.fingerprint(&start) & visited::KEPT;
     let _ = visited.insert(fp, u32::MAX, 0);
     moves_to.push(0);
     let first = space.bound(&start, &mut work);
@@ -1286,8 +1263,10 @@ pub fn search(
     // would file it under a lower number (its bound is the same), whose
     // nodes on that way all come first.
     let mut scratch = Vec::new();
-    // The image sums of the node being expanded and of one successor.
-    let (mut parent_sums, mut sums) = (Vec::new(), Vec::new());
+    // The image sets of the node being expanded and of one successor,
+    // and the image of a successor filed.
+    let (mut parent_sets, mut sets) = (Vec::new(), Vec::new());
+    let mut kept = Vec::new();
     while let Some(((bound, _), nodes)) = pending.pop_first() {
         if best.is_some_and(|(moves, ..)| bound >= moves) {
             pending_bytes -= nodes.bytes();
@@ -1348,7 +1327,7 @@ pub fn search(
             // the successors were found in, so nothing else changes.
             found.clear();
             found_keys.clear();
-            space.image_sums(&key[1..], &mut parent_sums);
+            space.image_sets(&key[1..], &mut parent_sets);
             space.legs(&key, &mut work, |leg, next| {
                 let moves = cost + leg.walk + 1;
                 let bound = if leg.won {
@@ -1364,22 +1343,17 @@ pub fn search(
                     best = Some((moves, index, leg));
                     return;
                 }
-                // Kept as the least of its images, in place.
-                let at = found_keys.len();
+                // Stored as the least of its images: its fingerprint now,
+                // the image itself only if it is filed.
                 found_keys.extend_from_slice(next);
-                let kept = &mut found_keys[at..];
-                space.canonical_moved(kept, &parent_sums, leg.past, &mut sums, &mut image);
+                space.moved_sets(&parent_sets, next[0], leg.past, &mut sets);
+                let (fp, which) = space.least_image(next[0], &sets, next.len());
                 debug_assert_eq!(
-                    kept,
-                    {
-                        let mut whole = next.clone();
-                        space.canonical(&mut whole, &mut Vec::new());
-                        whole
-                    }
-                    .as_slice(),
-                    "a successor's image sums follow from its parent's"
+                    fp,
+                    space.fingerprint(next),
+                    "a successor's image sets follow from its parent's"
                 );
-                let fp = fingerprint::of_words(kept) & visited::KEPT;
+                let fp = fp & visited::KEPT;
                 // `next[0]` is the cell the pushed thing left.
                 let column = key[1..].binary_search(&next[0]).unwrap_or(0) as u32;
                 found.push(Successor {
@@ -1389,6 +1363,7 @@ pub fn search(
                     fp,
                     column,
                     past: leg.past,
+                    image: which as u8,
                 });
             });
             for s in &found {
@@ -1406,6 +1381,7 @@ pub fn search(
                     fp,
                     column,
                     past,
+                    image: which,
                 } = s;
                 if best.is_some_and(|(m, ..)| bound >= m) {
                     continue;
@@ -1435,12 +1411,15 @@ pub fn search(
                 if best.is_some_and(|(m, ..)| moves + left >= m) {
                     continue;
                 }
+                kept.clear();
+                kept.extend_from_slice(next);
+                space.apply_image(&mut kept, usize::from(which), &mut image);
                 file(
                     &mut pending,
                     &mut pending_bytes,
                     (moves + left, left),
                     at,
-                    next,
+                    &kept,
                     wide,
                 );
             }
@@ -1498,7 +1477,6 @@ fn route(space: &PushSpace, visited: &Visited, index: u32, last: Leg, work: &mut
     chain.reverse();
     let mut key = space.start_key().unwrap_or_default();
     let mut route = Vec::new();
-    let (mut image, mut canonical) = (Vec::new(), Vec::new());
     // The chain holds nodes as the search kept them, images of the
     // states the route passes through (`PushSpace::canonical`): from
     // each state, the push to an image of the next node with the
@@ -1510,10 +1488,7 @@ fn route(space: &PushSpace, visited: &Visited, index: u32, last: Leg, work: &mut
             if leg.won || found.as_ref().is_some_and(|(f, _)| f.walk <= leg.walk) {
                 return;
             }
-            canonical.clear();
-            canonical.extend_from_slice(k);
-            space.canonical(&mut canonical, &mut image);
-            if fingerprint::of_words(&canonical) & visited::KEPT == want {
+            if space.fingerprint(k) & visited::KEPT == want {
                 found = Some((leg, k.clone()));
             }
         });
