@@ -58,10 +58,9 @@ pub fn member(cell: u32) -> u128 {
 }
 
 /// The fingerprint of a node made of one cell (`lead`) and a set of
-/// `len - 1` cells whose [`member`] terms XOR to `set`: equal to
-/// [`of_words`] of a key holding `lead` and then the set's cells, in any
-/// order, hashed as if every cell after the first stood at one position.
-/// Zobrist hashing of (role, cell) pairs: the same collision bound.
+/// `len - 1` cells whose [`member`] terms XOR to `set`, whatever the
+/// set's order: [`of_words`]'s Zobrist hashing with every cell after the
+/// first at one position, so the same collision bound between nodes.
 pub fn of_node(lead: u32, set: u128, len: usize) -> u128 {
     seed(len) ^ term(0, lead) ^ set
 }

@@ -802,7 +802,6 @@ impl PushSpace<'_> {
     /// ([`PushSpace::estimate`]) and the segment assignment
     /// ([`super::matching`]). Both are consistent (a walk leaves them
     /// unchanged, a push lowers them by one at most), so their maximum is.
-    ///
     fn bound(&self, key: &[u32], work: &mut Work) -> u32 {
         let cheap = self.estimate(key, &mut work.distances);
         let Some(segments) = &self.segments else {
@@ -812,9 +811,8 @@ impl PushSpace<'_> {
     }
 
     /// [`PushSpace::bound`] for node `next`, found from node `key` by a
-    /// push that took the PUSH thing at `key[1 + column]` out of its cell
-    /// and held `past` instead (`next` may be an image of that state: the
-    /// bounds are equal on images). The assignment is repaired from
+    /// push that took the PUSH thing at `next[0]` (where the player now
+    /// stands) out of its cell and held `past` instead. The assignment is repaired from
     /// `key`'s ([`Segments::moved`]: one augmenting path), `key`'s own
     /// worked out once per expanded node; in full where that does not
     /// apply.
@@ -822,18 +820,12 @@ impl PushSpace<'_> {
     /// (A cache of assignments by the PUSH things' cells, 16 bytes a slot,
     /// stood here before the repair: its lookups, a cache miss each, came
     /// to cost more than the repairs they saved.)
-    fn bound_after(
-        &self,
-        key: &[u32],
-        next: &[u32],
-        column: usize,
-        past: u32,
-        work: &mut Work,
-    ) -> u32 {
+    fn bound_after(&self, key: &[u32], next: &[u32], past: u32, work: &mut Work) -> u32 {
         let cheap = self.estimate(next, &mut work.distances);
         let Some(segments) = &self.segments else {
             return cheap;
         };
+        let column = key[1..].binary_search(&next[0]).unwrap_or(usize::MAX);
         if !work.parent_solved {
             segments.bound(&key[1..], &mut work.parent);
             work.parent_solved = true;
@@ -956,7 +948,7 @@ impl Bucket {
         let width = 1 + usize::from(wide);
         last_key.resize(key.len() * width, 0);
         let mask = key.len().div_ceil(8);
-        let need = 5 + mask + key.len() * (1 + usize::from(wide));
+        let need = 5 + mask + key.len() * width;
         super::make_room(&mut self.tail, need, need);
         let bits = entry_bits(entry);
         let step = i64::from(bits) - i64::from(*last);
@@ -1112,9 +1104,8 @@ struct Successor {
     /// The push direction.
     dir: u8,
     fp: u128,
-    /// The pushed PUSH thing's index among the node's and the cell it
-    /// counts as moved to ([`PushSpace::bound_after`]).
-    column: u32,
+    /// The cell the pushed PUSH thing counts as moved to
+    /// ([`PushSpace::bound_after`]).
     past: u32,
     /// Which of its images the search keeps ([`PushSpace::least_image`]).
     image: u8,
@@ -1354,14 +1345,11 @@ pub fn search(
                     "a successor's image sets follow from its parent's"
                 );
                 let fp = fp & visited::KEPT;
-                // `next[0]` is the cell the pushed thing left.
-                let column = key[1..].binary_search(&next[0]).unwrap_or(0) as u32;
                 found.push(Successor {
                     moves,
                     bound,
                     dir: leg.dir,
                     fp,
-                    column,
                     past: leg.past,
                     image: which as u8,
                 });
@@ -1379,7 +1367,6 @@ pub fn search(
                     bound,
                     dir,
                     fp,
-                    column,
                     past,
                     image: which,
                 } = s;
@@ -1402,7 +1389,7 @@ pub fn search(
                         i
                     }
                 };
-                let left = space.bound_after(&key, next, column as usize, past, &mut work);
+                let left = space.bound_after(&key, next, past, &mut work);
                 if left >= UNREACHABLE {
                     // No win from here: never expanded, never filed.
                     moves_to.set(at, moves | SETTLED);
