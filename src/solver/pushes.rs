@@ -1111,78 +1111,107 @@ struct Successor {
     image: u8,
 }
 
-/// Bit of a node's move count once it is settled.
-const SETTLED: u32 = 1 << 31;
-
-/// Per stored node, the fewest moves found to it, with [`SETTLED`] once
-/// settled: two bytes a node while every count fits in 15 bits (a
-/// Sokoban room's routes are a few hundred moves), four from the first
-/// that does not.
+/// Per stored node, the fewest moves found to it while it waits, or that
+/// it is settled (then its moves no longer matter: it is never filed
+/// again, and routes are rebuilt from the visited set's links). One byte a
+/// node while every count is under 255, two while under 65 535, four
+/// beyond: each width's largest value marks a settled node. Most sealed
+/// rooms' routes are under 255 moves, so most searches pay a byte a node.
 #[derive(Debug)]
 enum MovesTo {
+    Byte(Vec<u8>),
     Narrow(Vec<u16>),
     Wide(Vec<u32>),
 }
 
-/// The settled bit of a narrow [`MovesTo`] entry.
-const NARROW_SETTLED: u16 = 1 << 15;
+impl Default for MovesTo {
+    fn default() -> Self {
+        MovesTo::Byte(Vec::new())
+    }
+}
 
 impl MovesTo {
-    fn get(&self, i: u32) -> u32 {
+    /// Node `i`'s fewest moves so far, or `None` once it is settled.
+    fn get(&self, i: u32) -> Option<u32> {
+        let i = i as usize;
         match self {
-            MovesTo::Narrow(v) => {
-                let m = v[i as usize];
-                u32::from(m & !NARROW_SETTLED) | if m & NARROW_SETTLED != 0 { SETTLED } else { 0 }
-            }
-            MovesTo::Wide(v) => v[i as usize],
+            MovesTo::Byte(v) => (v[i] != u8::MAX).then(|| u32::from(v[i])),
+            MovesTo::Narrow(v) => (v[i] != u16::MAX).then(|| u32::from(v[i])),
+            MovesTo::Wide(v) => (v[i] != u32::MAX).then_some(v[i]),
         }
     }
 
-    /// The narrow form of `m`, or `None` when its count needs more bits.
-    fn narrow(m: u32) -> Option<u16> {
-        let count = u16::try_from(m & !SETTLED)
-            .ok()
-            .filter(|&c| c < NARROW_SETTLED)?;
-        Some(count | if m & SETTLED != 0 { NARROW_SETTLED } else { 0 })
-    }
-
-    /// Switches to four bytes a node (once in a search at most).
-    fn widen(&mut self) -> &mut Vec<u32> {
-        if let MovesTo::Narrow(v) = self {
-            let wide = (0..v.len() as u32).map(|i| self.get(i)).collect();
-            *self = MovesTo::Wide(wide);
-        }
+    /// Marks node `i` settled.
+    fn settle(&mut self, i: u32) {
+        let i = i as usize;
         match self {
-            MovesTo::Wide(v) => v,
-            MovesTo::Narrow(_) => unreachable!("just widened"),
+            MovesTo::Byte(v) => v[i] = u8::MAX,
+            MovesTo::Narrow(v) => v[i] = u16::MAX,
+            MovesTo::Wide(v) => v[i] = u32::MAX,
         }
     }
 
+    /// Widens the counts until `m` fits below the width's marker (once or
+    /// twice in a search at most).
+    fn fit(&mut self, m: u32) {
+        debug_assert!(m < u32::MAX, "a route of 2^32 moves");
+        loop {
+            let wider = match self {
+                MovesTo::Byte(v) if m >= u32::from(u8::MAX) => MovesTo::Narrow(
+                    v.iter()
+                        .map(|&c| if c == u8::MAX { u16::MAX } else { u16::from(c) })
+                        .collect(),
+                ),
+                MovesTo::Narrow(v) if m >= u32::from(u16::MAX) => MovesTo::Wide(
+                    v.iter()
+                        .map(|&c| {
+                            if c == u16::MAX {
+                                u32::MAX
+                            } else {
+                                u32::from(c)
+                            }
+                        })
+                        .collect(),
+                ),
+                _ => return,
+            };
+            *self = wider;
+        }
+    }
+
+    /// Sets node `i`'s fewest moves to `m` (not settled).
     fn set(&mut self, i: u32, m: u32) {
-        if let MovesTo::Narrow(v) = self
-            && let Some(n) = Self::narrow(m)
-        {
-            v[i as usize] = n;
-            return;
+        self.fit(m);
+        let i = i as usize;
+        match self {
+            MovesTo::Byte(v) => v[i] = m as u8,
+            MovesTo::Narrow(v) => v[i] = m as u16,
+            MovesTo::Wide(v) => v[i] = m,
         }
-        self.widen()[i as usize] = m;
     }
 
+    /// Appends a node found for `m` moves (not settled).
     fn push(&mut self, m: u32) {
-        if let MovesTo::Narrow(v) = self
-            && let Some(n) = Self::narrow(m)
-        {
-            super::make_room(v, 1, 1);
-            v.push(n);
-            return;
+        self.fit(m);
+        match self {
+            MovesTo::Byte(v) => {
+                super::make_room(v, 1, 1);
+                v.push(m as u8);
+            }
+            MovesTo::Narrow(v) => {
+                super::make_room(v, 1, 1);
+                v.push(m as u16);
+            }
+            MovesTo::Wide(v) => {
+                super::make_room(v, 1, 1);
+                v.push(m);
+            }
         }
-        let v = self.widen();
-        super::make_room(v, 1, 1);
-        v.push(m);
     }
 
     fn bytes(&self) -> usize {
         match self {
+            MovesTo::Byte(v) => v.capacity(),
             MovesTo::Narrow(v) => v.capacity() * 2,
             MovesTo::Wide(v) => v.capacity() * 4,
         }
@@ -1197,7 +1226,9 @@ pub fn search(
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
     pool::search_starts();
-    let mut visited = Visited::with_capacity(0);
+    // A node costs microseconds, an insert a fraction of one: the set's
+    // bytes matter more here than its probe runs.
+    let mut visited = Visited::compact();
     let mut work = Work::default();
     let Some(mut start) = space.start_key() else {
         return ended(Verdict::Unsolved, None, &visited, 0, 0, 0);
@@ -1205,10 +1236,10 @@ pub fn search(
     // Nodes are kept as the least of their images (`PushSpace::canonical`).
     let mut image = Vec::new();
     space.canonical(&mut start, &mut image);
-    // Per stored node, the fewest moves found to it (with [`SETTLED`] once
-    // settled); pending nodes by bucket, each an index and the key's
+    // Per stored node, the fewest moves found to it, or that it is
+    // settled (`MovesTo`); pending nodes by bucket, each an index and the key's
     // cells, in the order found.
-    let mut moves_to = MovesTo::Narrow(Vec::new());
+    let mut moves_to = MovesTo::default();
     let wide = space.cells > 256;
     let mut pending: BTreeMap<(u32, u32), Bucket> = BTreeMap::new();
     let mut pending_bytes = 0usize;
@@ -1273,16 +1304,15 @@ pub fn search(
         while let Some(index) = reader.next(&mut key, wide) {
             // A node found again for fewer moves has a newer entry, taken
             // first (its bucket is lower) and settled then.
-            let cost = moves_to.get(index);
-            if cost & SETTLED != 0 {
+            let Some(cost) = moves_to.get(index) else {
                 continue;
-            }
+            };
             // A successor's bucket is no lower than its parent's (the
             // bound is consistent), so an unsettled node's bucket is the
             // one filed for its fewest moves.
             debug_assert!(cost <= bound, "a consistent bound");
             let left = bound.saturating_sub(cost);
-            moves_to.set(index, cost | SETTLED);
+            moves_to.settle(index);
             if expanded >= limits.states {
                 let used = bytes(&visited, &moves_to, pending_bytes);
                 return ended(
@@ -1380,8 +1410,7 @@ pub fn search(
                     }
                     Insert::Seen(i) => {
                         // A settled node has its fewest moves already.
-                        let known = moves_to.get(i);
-                        if known & SETTLED != 0 || known <= moves {
+                        if moves_to.get(i).is_none_or(|known| known <= moves) {
                             continue;
                         }
                         visited.relink(i, index, dir);
@@ -1392,7 +1421,7 @@ pub fn search(
                 let left = space.bound_after(&key, next, past, &mut work);
                 if left >= UNREACHABLE {
                     // No win from here: never expanded, never filed.
-                    moves_to.set(at, moves | SETTLED);
+                    moves_to.settle(at);
                     continue;
                 }
                 if best.is_some_and(|(m, ..)| moves + left >= m) {
@@ -1629,22 +1658,48 @@ mod tests {
 
     proptest! {
         /// Move counts read back as set, settled or not, through the
-        /// switch to four bytes a node when one count needs it.
+        /// switches to two and four bytes a node when one count needs
+        /// them; the width is the least that holds every count below its
+        /// marker.
         #[test]
-        fn move_counts_read_back(counts in prop::collection::vec((0u32..1 << 16, any::<bool>()), 1..300)) {
-            let mut moves = MovesTo::Narrow(Vec::new());
+        fn move_counts_read_back(
+            counts in prop::sample::select(vec![255u32, 256, 65_535, 65_536, 1 << 17])
+                .prop_flat_map(|most| {
+                    // The largest count is drawn often: the widths' edges.
+                    let count = prop_oneof![0..most, Just(most - 1)];
+                    prop::collection::vec((count, any::<bool>()), 1..300)
+                })
+        ) {
+            let mut moves = MovesTo::default();
             let mut want = Vec::new();
             for (i, &(count, settled)) in counts.iter().enumerate() {
-                let m = count | if settled { SETTLED } else { 0 };
+                let i = i as u32;
                 moves.push(count);
-                moves.set(i as u32, m);
+                prop_assert_eq!(moves.get(i), Some(count));
+                if settled {
+                    moves.settle(i);
+                }
+                let m = (!settled).then_some(count);
                 want.push(m);
-                prop_assert_eq!(moves.get(i as u32), m);
+                prop_assert_eq!(moves.get(i), m);
             }
-            let wide = counts.iter().any(|&(c, _)| c >= 1 << 15);
-            prop_assert_eq!(matches!(moves, MovesTo::Wide(_)), wide);
+            let most = counts.iter().map(|&(c, _)| c).max().unwrap_or(0);
+            let width = match moves {
+                MovesTo::Byte(_) => 1,
+                MovesTo::Narrow(_) => 2,
+                MovesTo::Wide(_) => 4,
+            };
+            let least = if most < 255 { 1 } else if most < 65_535 { 2 } else { 4 };
+            prop_assert_eq!(width, least);
             for (i, &m) in want.iter().enumerate() {
                 prop_assert_eq!(moves.get(i as u32), m);
+            }
+            // A count set again after the widening reads back too.
+            for (i, &m) in want.iter().enumerate() {
+                if let Some(m) = m {
+                    moves.set(i as u32, m / 2);
+                    prop_assert_eq!(moves.get(i as u32), Some(m / 2));
+                }
             }
         }
     }
