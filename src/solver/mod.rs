@@ -22,6 +22,7 @@ pub mod level;
 pub mod matching;
 pub mod pool;
 pub mod pushes;
+pub mod subsets;
 pub mod visited;
 
 use frontier::{Frontier, Layer};

@@ -47,6 +47,7 @@
 use super::deadlock::DeadCells;
 use super::level::Constraints;
 use super::matching::{Assignment, Segments, UNREACHABLE};
+use super::subsets::Subsets;
 use super::visited::{self, Insert, Visited};
 use super::{LimitKind, Limits, Outcome, Progress, Verdict, fingerprint, memory_allows, pool};
 use crate::engine::{EntId, Game, Input, Rules, Scratch, State, Tok, TurnReport, TurnResult};
@@ -501,6 +502,37 @@ impl<'g> PushSpace<'g> {
         Some(key)
     }
 
+    /// How pending nodes are written, for a search from node `start`.
+    /// Every cell a node holds is an open cell (one no mover is blocked
+    /// from) joined to a cell of `start` through open cells: things start
+    /// on open cells ([`DeadCells`] gives up otherwise), and a walk or a
+    /// push moves each thing to a neighbouring open cell; a mirror image
+    /// maps the player's region onto itself. So the numbers run over those
+    /// cells, not the empty ones outside a room's walls.
+    fn codec(&self, start: &[u32]) -> Codec {
+        let mut joined = vec![false; self.cells];
+        let mut queue: Vec<u32> = start.to_vec();
+        for &c in start {
+            joined[c as usize] = true;
+        }
+        while let Some(c) = queue.pop() {
+            for &(_, dx, dy) in &DIRS {
+                if let Some(n) = self.neighbour(c, dx, dy)
+                    && !self.blocked[n as usize]
+                    && !std::mem::replace(&mut joined[n as usize], true)
+                {
+                    queue.push(n);
+                }
+            }
+        }
+        match Subsets::new(&joined, start.len() - 1) {
+            Some(subsets) => Codec::Ranked(subsets),
+            None => Codec::Cells {
+                wide: self.cells > 256,
+            },
+        }
+    }
+
     /// The engine words of node `key`.
     #[cfg(test)]
     fn words_of(&self, key: &[u32], out: &mut Vec<u32>) {
@@ -858,19 +890,14 @@ impl PushSpace<'_> {
     }
 }
 
-/// The pending nodes of one bucket, in the order found, each written as
-/// its difference from the entry before it (the first from an all-zero
-/// one): its entry (index and flag) as a signed step in a variable number
-/// of bytes, a bit per cell of the key saying which changed, then the
-/// changed cells, one byte each on boards of at most 256 cells, two
-/// otherwise. Nodes filed one after another are close (the same crates
-/// but one or two, a player beside them, an index found a little
-/// earlier), so an entry costs a third to a half of its key. Entries are
-/// appended to a tail, and every [`BLOCK`] bytes of tail become one LZ4
-/// block, which takes what repeats further apart; a bucket is only ever
-/// read whole, in order. The tail grows by an eighth (held at its exact
-/// size while a new bucket is under [`SMALL_TAIL`] bytes), so its slack
-/// stays small (the frontier counts in bytes per state).
+/// The pending nodes of one bucket, in the order found: each its entry
+/// (index and flag) as a signed step from the entry before it, in a
+/// variable number of bytes, then its key as the search's [`Codec`] writes
+/// it. Entries are appended to a tail, and every [`BLOCK`] bytes of tail
+/// become one LZ4 block, which takes what repeats further apart; a bucket
+/// is only ever read whole, in order. The tail grows by an eighth (held at
+/// its exact size while a new bucket is under [`SMALL_TAIL`] bytes), so its
+/// slack stays small (the frontier counts in bytes per state).
 #[derive(Debug, Default)]
 struct Bucket {
     /// Full blocks, each its entries compressed ([`super::blocks`]).
@@ -879,10 +906,24 @@ struct Bucket {
     packed: usize,
     /// The entries after the last block, as written.
     tail: Vec<u8>,
-    /// The last entry written, as [`entry_bits`] gives it, and its key's
-    /// cells as written: a byte each, two (little-endian) on wide boards
-    /// (a board has fewer than 2^16 cells).
+    /// The last entry written, as [`entry_bits`] gives it, and (for
+    /// [`Codec::Cells`]) its key's cells as written: a byte each, two
+    /// (little-endian) on wide boards (a board has fewer than 2^16 cells).
     last: (u32, Vec<u8>),
+}
+
+/// How a bucket writes a pending node's key.
+#[derive(Debug)]
+enum Codec {
+    /// As one number ([`Subsets`]): a fixed number of bytes, the fewest
+    /// that hold every node of the room (5 for twelve crates on 40 cells).
+    Ranked(Subsets),
+    /// As its difference from the key before it: a bit per cell of the key
+    /// saying which changed, then the changed cells, one byte each on
+    /// boards of at most 256 cells (not `wide`), two otherwise. Nodes filed
+    /// one after another share about half their cells. For rooms whose
+    /// nodes outnumber 2^128, where a number would save little.
+    Cells { wide: bool },
 }
 
 /// Bytes of entries that make one compressed block of a [`Bucket`]. The
@@ -943,38 +984,49 @@ impl Bucket {
 
     /// Appends a node; what the bucket's bytes grew (or shrank) by is
     /// read from [`Bucket::bytes`] around the call.
-    fn push(&mut self, entry: u32, key: &[u32], wide: bool) {
-        let (last, last_key) = &mut self.last;
-        let width = 1 + usize::from(wide);
-        last_key.resize(key.len() * width, 0);
-        let mask = key.len().div_ceil(8);
-        let need = 5 + mask + key.len() * width;
-        super::make_room(&mut self.tail, need, need);
+    fn push(&mut self, entry: u32, key: &[u32], codec: &Codec) {
         let bits = entry_bits(entry);
-        let step = i64::from(bits) - i64::from(*last);
-        put_varint(&mut self.tail, ((step << 1) ^ (step >> 63)) as u64);
-        *last = bits;
-        let at = self.tail.len();
-        self.tail.resize(at + mask, 0);
-        if wide {
-            for (k, (&c, was)) in key.iter().zip(last_key.chunks_exact_mut(2)).enumerate() {
-                let c = (c as u16).to_le_bytes();
-                if c[..] == *was {
-                    continue;
-                }
-                was.copy_from_slice(&c);
-                self.tail[at + k / 8] |= 1 << (k % 8);
-                self.tail.extend_from_slice(&c);
+        let step = i64::from(bits) - i64::from(self.last.0);
+        self.last.0 = bits;
+        let wide = match codec {
+            Codec::Ranked(subsets) => {
+                super::make_room(&mut self.tail, 5 + subsets.width(), 5 + subsets.width());
+                put_varint(&mut self.tail, ((step << 1) ^ (step >> 63)) as u64);
+                subsets.write(key, &mut self.tail);
+                None
             }
-        } else {
-            for (k, (&c, was)) in key.iter().zip(last_key.iter_mut()).enumerate() {
-                let c = c as u8;
-                if c == *was {
-                    continue;
+            Codec::Cells { wide } => Some(*wide),
+        };
+        if let Some(wide) = wide {
+            let last_key = &mut self.last.1;
+            let width = 1 + usize::from(wide);
+            last_key.resize(key.len() * width, 0);
+            let mask = key.len().div_ceil(8);
+            let need = 5 + mask + key.len() * width;
+            super::make_room(&mut self.tail, need, need);
+            put_varint(&mut self.tail, ((step << 1) ^ (step >> 63)) as u64);
+            let at = self.tail.len();
+            self.tail.resize(at + mask, 0);
+            if wide {
+                for (k, (&c, was)) in key.iter().zip(last_key.chunks_exact_mut(2)).enumerate() {
+                    let c = (c as u16).to_le_bytes();
+                    if c[..] == *was {
+                        continue;
+                    }
+                    was.copy_from_slice(&c);
+                    self.tail[at + k / 8] |= 1 << (k % 8);
+                    self.tail.extend_from_slice(&c);
                 }
-                *was = c;
-                self.tail[at + k / 8] |= 1 << (k % 8);
-                self.tail.push(c);
+            } else {
+                for (k, (&c, was)) in key.iter().zip(last_key.iter_mut()).enumerate() {
+                    let c = c as u8;
+                    if c == *was {
+                        continue;
+                    }
+                    *was = c;
+                    self.tail[at + k / 8] |= 1 << (k % 8);
+                    self.tail.push(c);
+                }
             }
         }
         if self.blocks.is_empty() && self.tail.len() < SMALL_TAIL {
@@ -1036,7 +1088,7 @@ impl BucketReader<'_> {
 
     /// The next node's entry, its key decoded into `key` (of the key's
     /// length, as written); `None` after the last.
-    fn next(&mut self, key: &mut [u32], wide: bool) -> Option<u32> {
+    fn next(&mut self, key: &mut [u32], codec: &Codec) -> Option<u32> {
         loop {
             let data: &[u8] = if self.block < self.bucket.blocks.len() {
                 &self.expanded
@@ -1047,26 +1099,34 @@ impl BucketReader<'_> {
                 // Entries never straddle blocks: a block is packed after
                 // an entry is whole.
                 let (last, last_key) = &mut self.last;
-                last_key.resize(key.len(), 0);
                 let at = &mut self.at;
                 let zigzag = get_varint(data, at)?;
                 let step = (zigzag >> 1) as i64 ^ -((zigzag & 1) as i64);
                 *last = (i64::from(*last) + step) as u32;
-                let mask = data.get(*at..*at + key.len().div_ceil(8))?;
-                *at += mask.len();
-                for (k, was) in last_key.iter_mut().enumerate() {
-                    if mask[k / 8] & 1 << (k % 8) == 0 {
-                        continue;
+                match codec {
+                    Codec::Ranked(subsets) => {
+                        subsets.read(data.get(*at..)?, key)?;
+                        *at += subsets.width();
                     }
-                    *was = if wide {
-                        let b = data.get(*at..*at + 2)?;
-                        u32::from(u16::from_le_bytes([b[0], b[1]]))
-                    } else {
-                        u32::from(*data.get(*at)?)
-                    };
-                    *at += 1 + usize::from(wide);
+                    &Codec::Cells { wide } => {
+                        last_key.resize(key.len(), 0);
+                        let mask = data.get(*at..*at + key.len().div_ceil(8))?;
+                        *at += mask.len();
+                        for (k, was) in last_key.iter_mut().enumerate() {
+                            if mask[k / 8] & 1 << (k % 8) == 0 {
+                                continue;
+                            }
+                            *was = if wide {
+                                let b = data.get(*at..*at + 2)?;
+                                u32::from(u16::from_le_bytes([b[0], b[1]]))
+                            } else {
+                                u32::from(*data.get(*at)?)
+                            };
+                            *at += 1 + usize::from(wide);
+                        }
+                        key.copy_from_slice(last_key);
+                    }
                 }
-                key.copy_from_slice(last_key);
                 return Some(last.rotate_right(1));
             }
             if self.block >= self.bucket.blocks.len() {
@@ -1087,11 +1147,11 @@ fn file(
     bound: (u32, u32),
     index: u32,
     key: &[u32],
-    wide: bool,
+    codec: &Codec,
 ) {
     let bucket = pending.entry(bound).or_default();
     let before = bucket.bytes();
-    bucket.push(index, key, wide);
+    bucket.push(index, key, codec);
     // `bytes` includes `before`, so this never goes below zero.
     *bytes = *bytes + bucket.bytes() - before;
 }
@@ -1240,7 +1300,7 @@ pub fn search(
     // settled (`MovesTo`); pending nodes by bucket, each an index and the key's
     // cells, in the order found.
     let mut moves_to = MovesTo::default();
-    let wide = space.cells > 256;
+    let codec = space.codec(&start);
     let mut pending: BTreeMap<(u32, u32), Bucket> = BTreeMap::new();
     let mut pending_bytes = 0usize;
     let fp = space.fingerprint(&start) & visited::KEPT;
@@ -1256,7 +1316,7 @@ pub fn search(
         (first, first),
         0,
         &start,
-        wide,
+        &codec,
     );
     let mut key = start.clone();
     // One node's successors (`Successor`) and their keys, one after another.
@@ -1301,7 +1361,7 @@ pub fn search(
             depth,
         });
         let mut reader = nodes.reader();
-        while let Some(index) = reader.next(&mut key, wide) {
+        while let Some(index) = reader.next(&mut key, &codec) {
             // A node found again for fewer moves has a newer entry, taken
             // first (its bucket is lower) and settled then.
             let Some(cost) = moves_to.get(index) else {
@@ -1436,7 +1496,7 @@ pub fn search(
                     (moves + left, left),
                     at,
                     &kept,
-                    wide,
+                    &codec,
                 );
             }
             // A win at this bucket's number is a shortest one: no node
@@ -1623,36 +1683,55 @@ mod tests {
     proptest! {
         /// A bucket reads back every node pushed, in order, through its
         /// compressed blocks and its tail, and counts what it holds:
-        /// entries with and without the flag, keys far apart and close
-        /// (cells folded onto a few values, so most repeat).
+        /// entries with and without the flag, keys written as numbers and
+        /// as cells, far apart and close (cells folded onto a few values,
+        /// so most repeat).
         #[test]
         fn buckets_read_back_in_order(
-            nodes in prop::collection::vec((any::<u32>(), prop::collection::vec(0u32..600, 6)), 0..400),
+            nodes in prop::collection::vec(
+                (any::<u32>(), 0u32..600, prop::sample::subsequence((0u32..40).collect::<Vec<_>>(), 5)),
+                0..400,
+            ),
             wide in any::<bool>(),
             close in any::<bool>(),
+            ranked in any::<bool>(),
         ) {
+            let mut universe = vec![false; 600];
+            universe[..40].fill(true);
+            let codec = if ranked {
+                Codec::Ranked(Subsets::new(&universe, 5).expect("fits"))
+            } else {
+                Codec::Cells { wide }
+            };
+            // Cells: the player's anywhere on the board (within the
+            // universe when ranked), then five in increasing order.
+            let key_of = |player: u32, set: &[u32]| -> Vec<u32> {
+                if ranked {
+                    return std::iter::once(player % 40).chain(set.iter().copied()).collect();
+                }
+                let cell = |c: u32| {
+                    let c = if close { c % 3 } else { c };
+                    if wide { c } else { c & 0xFF }
+                };
+                std::iter::once(cell(player)).chain(set.iter().map(|&c| cell(c))).collect()
+            };
             let mut pending = BTreeMap::new();
             let mut bytes = 0;
-            let cell = |c: u32| {
-                let c = if close { c % 3 } else { c };
-                if wide { c } else { c & 0xFF }
-            };
-            for (index, key) in &nodes {
-                let key: Vec<u32> = key.iter().map(|&c| cell(c)).collect();
-                file(&mut pending, &mut bytes, (7, 2), *index, &key, wide);
+            for (index, player, set) in &nodes {
+                file(&mut pending, &mut bytes, (7, 2), *index, &key_of(*player, set), &codec);
             }
             let bucket = pending.remove(&(7, 2)).unwrap_or_default();
             prop_assert_eq!(bucket.bytes(), bytes);
-            // An entry takes two bytes at least (its step, its mask).
+            // An entry takes two bytes at least (its step, its mask or
+            // number).
             prop_assert!(nodes.len() * 2 < BLOCK || !bucket.blocks.is_empty());
             let mut reader = bucket.reader();
             let mut key = vec![0; 6];
-            for (index, want) in &nodes {
-                prop_assert_eq!(reader.next(&mut key, wide), Some(*index));
-                let want: Vec<u32> = want.iter().map(|&c| cell(c)).collect();
-                prop_assert_eq!(&key, &want);
+            for (index, player, set) in &nodes {
+                prop_assert_eq!(reader.next(&mut key, &codec), Some(*index));
+                prop_assert_eq!(&key, &key_of(*player, set));
             }
-            prop_assert_eq!(reader.next(&mut key, wide), None);
+            prop_assert_eq!(reader.next(&mut key, &codec), None);
         }
     }
 
