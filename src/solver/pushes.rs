@@ -927,11 +927,11 @@ enum Codec {
 }
 
 /// Bytes of entries that make one compressed block of a [`Bucket`]. The
-/// entries are differences already, so LZ4 takes a fifth of them off at
-/// most; what it saves is the uncompressed tails, one per bucket, which
-/// weigh most on searches of tens of thousands of nodes (measured: 4 KiB
-/// took Microban 95 from 32.7 bytes a node to 31.9 with 16 KiB blocks;
-/// a tiny search never compresses anything).
+/// entries are differences or numbers already, so LZ4 takes a fifth of
+/// them off at most; what it saves is the uncompressed tails, one per
+/// bucket, which weigh most on searches of tens of thousands of nodes
+/// (measured: 4 KiB took Microban 95 from 32.7 bytes a node to 31.9 with
+/// 16 KiB blocks; a tiny search never compresses anything).
 #[cfg(not(test))]
 const BLOCK: usize = 4 * 1024;
 // The library's push searches are small: blocks of a few entries, so the
@@ -972,6 +972,26 @@ fn get_varint(data: &[u8], at: &mut usize) -> Option<u64> {
     None
 }
 
+/// Appends `key` as [`Codec::Cells`] writes it: a bit per cell saying
+/// which changed from `last_key` (the key before, as written, updated
+/// here), then the changed cells, one byte each, two when `wide`.
+fn write_cells(tail: &mut Vec<u8>, last_key: &mut Vec<u8>, key: &[u32], wide: bool) {
+    let width = 1 + usize::from(wide);
+    last_key.resize(key.len() * width, 0);
+    let at = tail.len();
+    tail.resize(at + key.len().div_ceil(8), 0);
+    for (k, (&c, was)) in key.iter().zip(last_key.chunks_exact_mut(width)).enumerate() {
+        let c = (c as u16).to_le_bytes();
+        let c = &c[..width];
+        if c == was {
+            continue;
+        }
+        was.copy_from_slice(c);
+        tail[at + k / 8] |= 1 << (k % 8);
+        tail.extend_from_slice(c);
+    }
+}
+
 impl Bucket {
     /// Bytes held: the blocks, their list, the tail's capacity and the
     /// last key.
@@ -988,46 +1008,15 @@ impl Bucket {
         let bits = entry_bits(entry);
         let step = i64::from(bits) - i64::from(self.last.0);
         self.last.0 = bits;
-        let wide = match codec {
-            Codec::Ranked(subsets) => {
-                super::make_room(&mut self.tail, 5 + subsets.width(), 5 + subsets.width());
-                put_varint(&mut self.tail, ((step << 1) ^ (step >> 63)) as u64);
-                subsets.write(key, &mut self.tail);
-                None
-            }
-            Codec::Cells { wide } => Some(*wide),
+        let need = 5 + match codec {
+            Codec::Ranked(subsets) => subsets.width(),
+            Codec::Cells { wide } => key.len().div_ceil(8) + key.len() * (1 + usize::from(*wide)),
         };
-        if let Some(wide) = wide {
-            let last_key = &mut self.last.1;
-            let width = 1 + usize::from(wide);
-            last_key.resize(key.len() * width, 0);
-            let mask = key.len().div_ceil(8);
-            let need = 5 + mask + key.len() * width;
-            super::make_room(&mut self.tail, need, need);
-            put_varint(&mut self.tail, ((step << 1) ^ (step >> 63)) as u64);
-            let at = self.tail.len();
-            self.tail.resize(at + mask, 0);
-            if wide {
-                for (k, (&c, was)) in key.iter().zip(last_key.chunks_exact_mut(2)).enumerate() {
-                    let c = (c as u16).to_le_bytes();
-                    if c[..] == *was {
-                        continue;
-                    }
-                    was.copy_from_slice(&c);
-                    self.tail[at + k / 8] |= 1 << (k % 8);
-                    self.tail.extend_from_slice(&c);
-                }
-            } else {
-                for (k, (&c, was)) in key.iter().zip(last_key.iter_mut()).enumerate() {
-                    let c = c as u8;
-                    if c == *was {
-                        continue;
-                    }
-                    *was = c;
-                    self.tail[at + k / 8] |= 1 << (k % 8);
-                    self.tail.push(c);
-                }
-            }
+        super::make_room(&mut self.tail, need, need);
+        put_varint(&mut self.tail, ((step << 1) ^ (step >> 63)) as u64);
+        match codec {
+            Codec::Ranked(subsets) => subsets.write(key, &mut self.tail),
+            &Codec::Cells { wide } => write_cells(&mut self.tail, &mut self.last.1, key, wide),
         }
         if self.blocks.is_empty() && self.tail.len() < SMALL_TAIL {
             // A bucket of a few entries holds them exactly: searches of
@@ -1108,24 +1097,7 @@ impl BucketReader<'_> {
                         subsets.read(data.get(*at..)?, key)?;
                         *at += subsets.width();
                     }
-                    &Codec::Cells { wide } => {
-                        last_key.resize(key.len(), 0);
-                        let mask = data.get(*at..*at + key.len().div_ceil(8))?;
-                        *at += mask.len();
-                        for (k, was) in last_key.iter_mut().enumerate() {
-                            if mask[k / 8] & 1 << (k % 8) == 0 {
-                                continue;
-                            }
-                            *was = if wide {
-                                let b = data.get(*at..*at + 2)?;
-                                u32::from(u16::from_le_bytes([b[0], b[1]]))
-                            } else {
-                                u32::from(*data.get(*at)?)
-                            };
-                            *at += 1 + usize::from(wide);
-                        }
-                        key.copy_from_slice(last_key);
-                    }
+                    &Codec::Cells { wide } => read_cells(data, at, last_key, key, wide)?,
                 }
                 return Some(last.rotate_right(1));
             }
@@ -1137,6 +1109,34 @@ impl BucketReader<'_> {
             self.expand();
         }
     }
+}
+
+/// Reads a key [`write_cells`] wrote at `data[*at..]` into `key`, moving
+/// `at` past it; `last_key` is the key before (updated here).
+fn read_cells(
+    data: &[u8],
+    at: &mut usize,
+    last_key: &mut Vec<u32>,
+    key: &mut [u32],
+    wide: bool,
+) -> Option<()> {
+    last_key.resize(key.len(), 0);
+    let mask = data.get(*at..*at + key.len().div_ceil(8))?;
+    *at += mask.len();
+    for (k, was) in last_key.iter_mut().enumerate() {
+        if mask[k / 8] & 1 << (k % 8) == 0 {
+            continue;
+        }
+        *was = if wide {
+            let b = data.get(*at..*at + 2)?;
+            u32::from(u16::from_le_bytes([b[0], b[1]]))
+        } else {
+            u32::from(*data.get(*at)?)
+        };
+        *at += 1 + usize::from(wide);
+    }
+    key.copy_from_slice(last_key);
+    Some(())
 }
 
 /// Files node `index` (its key `key`) in the bucket `bound`, keeping

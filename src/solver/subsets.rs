@@ -51,13 +51,10 @@ impl Subsets {
         for n in 0..=u {
             choose[n * (k + 1)] = 1;
             for j in 1..=k.min(n) {
-                let above = choose[(n - 1) * (k + 1) + j - 1];
-                let beside = if j < n {
-                    choose[(n - 1) * (k + 1) + j]
-                } else {
-                    0
-                };
-                choose[n * (k + 1) + j] = above.checked_add(beside)?;
+                // C(n, j) = C(n - 1, j - 1) + C(n - 1, j); the table's
+                // entries with j > n are zero.
+                let row = (n - 1) * (k + 1);
+                choose[n * (k + 1) + j] = choose[row + j - 1].checked_add(choose[row + j])?;
             }
         }
         let count = choose[u * (k + 1) + k].checked_mul(u as u128)?;
