@@ -18,6 +18,7 @@ pub mod blocks;
 pub mod deadlock;
 pub mod fingerprint;
 pub mod frontier;
+pub mod gaps;
 pub mod level;
 pub mod matching;
 pub mod pool;

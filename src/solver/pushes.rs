@@ -426,6 +426,16 @@ impl<'g> PushSpace<'g> {
         self.least_image(key[0], &sets, key.len()).0
     }
 
+    /// The fingerprint of node `key` when it is its own least image (as
+    /// the search files nodes): [`PushSpace::fingerprint`] without the
+    /// other images.
+    fn own_fingerprint(&self, key: &[u32]) -> u128 {
+        let set = key[1..].iter().fold(0, |s, &c| s ^ self.terms[c as usize]);
+        let fp = fingerprint::of_node(key[0], set, key.len());
+        debug_assert_eq!(fp, self.fingerprint(key), "a node filed as its least image");
+        fp
+    }
+
     /// Per image of the PUSH things on `cells` (the node itself first,
     /// then one per symmetry), the XOR of its cells' terms, into `sets`.
     fn image_sets(&self, cells: &[u32], sets: &mut Vec<u128>) {
@@ -890,33 +900,41 @@ impl PushSpace<'_> {
     }
 }
 
-/// The pending nodes of one bucket, in the order found: each its entry
-/// (index and flag) as a signed step from the entry before it, in a
-/// variable number of bytes, then its key as the search's [`Codec`] writes
-/// it. Entries are appended to a tail, and every [`BLOCK`] bytes of tail
-/// become one LZ4 block, which takes what repeats further apart; a bucket
-/// is only ever read whole, in order. The tail grows by an eighth (held at
-/// its exact size while a new bucket is under [`SMALL_TAIL`] bytes), so its
-/// slack stays small (the frontier counts in bytes per state).
+/// The pending nodes of one bucket: each node's key as the search's
+/// [`Codec`] writes it, appended to a tail that becomes one block when
+/// full. A node's index is not kept: the visited set gives it back from
+/// the key's fingerprint when the node is taken, for a lookup next to a
+/// node's microseconds of pushes (it took a byte or two a pending node,
+/// and most stored nodes are pending ones). A bucket is only ever read
+/// whole. The tail grows by an eighth (held at its exact size while a new
+/// bucket is under [`SMALL_TAIL`] bytes), so its slack stays small (the
+/// frontier counts in bytes per state).
 #[derive(Debug, Default)]
 struct Bucket {
-    /// Full blocks, each its entries compressed ([`super::blocks`]).
+    /// Full blocks: numbers as sorted gaps ([`super::gaps`]) for
+    /// [`Codec::Ranked`], entries LZ4-compressed ([`super::blocks`]) for
+    /// [`Codec::Cells`].
     blocks: Vec<Box<[u8]>>,
     /// The bytes of `blocks`.
     packed: usize,
     /// The entries after the last block, as written.
     tail: Vec<u8>,
-    /// The last entry written, as [`entry_bits`] gives it, and (for
-    /// [`Codec::Cells`]) its key's cells as written: a byte each, two
-    /// (little-endian) on wide boards (a board has fewer than 2^16 cells).
-    last: (u32, Vec<u8>),
+    /// For [`Codec::Cells`], the last key's cells as written: a byte each,
+    /// two (little-endian) on wide boards (a board has fewer than 2^16
+    /// cells).
+    last: Vec<u8>,
+    /// Nodes filed.
+    filed: u64,
 }
 
 /// How a bucket writes a pending node's key.
 #[derive(Debug)]
 enum Codec {
-    /// As one number ([`Subsets`]): a fixed number of bytes, the fewest
-    /// that hold every node of the room (5 for twelve crates on 40 cells).
+    /// As one number ([`Subsets`]): a fixed number of bytes in the tail
+    /// (the fewest that hold every node of the room, 5 for twelve crates
+    /// on 40 cells), in blocks sorted and written as gaps, which takes
+    /// the logarithm of a block's length off each (a bucket's nodes come
+    /// back in the order of their numbers, block by block).
     Ranked(Subsets),
     /// As its difference from the key before it: a bit per cell of the key
     /// saying which changed, then the changed cells, one byte each on
@@ -926,10 +944,10 @@ enum Codec {
     Cells { wide: bool },
 }
 
-/// Bytes of entries that make one compressed block of a [`Bucket`]. The
-/// entries are differences or numbers already, so LZ4 takes a fifth of
-/// them off at most; what it saves is the uncompressed tails, one per
-/// bucket, which weigh most on searches of tens of thousands of nodes
+/// Bytes of entries that make one compressed block of a [`Bucket`] of
+/// [`Codec::Cells`]. The entries are differences already, so LZ4 takes a
+/// fifth of them off at most; what it saves is the uncompressed tails, one
+/// per bucket, which weigh most on searches of tens of thousands of nodes
 /// (measured: 4 KiB took Microban 95 from 32.7 bytes a node to 31.9 with
 /// 16 KiB blocks; a tiny search never compresses anything).
 #[cfg(not(test))]
@@ -939,38 +957,19 @@ const BLOCK: usize = 4 * 1024;
 #[cfg(test)]
 const BLOCK: usize = 48;
 
+/// The fewest and the most numbers a block of [`Codec::Ranked`] holds;
+/// between the two, a sixteenth of the nodes the bucket has had. A block
+/// saves about `log2 n - 2` bits a number ([`super::gaps`]), while the
+/// tail that fills it is written whole: a bucket's tail stays within a
+/// sixteenth of what it holds, and a search of a few hundred nodes, whose
+/// tails are all it has, is not made larger.
+#[cfg(not(test))]
+const RUN: (u64, u64) = (64, 16 * 1024);
+#[cfg(test)]
+const RUN: (u64, u64) = (3, 40);
+
 /// Bytes of a bucket's tail below which it is kept at its exact size.
 const SMALL_TAIL: usize = 256;
-
-/// An entry with its flag moved to the low bit, so the index's step from
-/// one entry to the next is small whatever the flags.
-fn entry_bits(entry: u32) -> u32 {
-    entry.rotate_left(1)
-}
-
-/// Appends `v` in 7-bit groups, low first, the top bit marking that
-/// another follows (LEB128).
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Reads what [`put_varint`] wrote at `data[*at..]`, moving `at` past it.
-fn get_varint(data: &[u8], at: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = *data.get(*at)?;
-        *at += 1;
-        v |= u64::from(b & 0x7F) << shift;
-        if b < 0x80 {
-            return Some(v);
-        }
-    }
-    None
-}
 
 /// Appends `key` as [`Codec::Cells`] writes it: a bit per cell saying
 /// which changed from `last_key` (the key before, as written, updated
@@ -999,24 +998,21 @@ impl Bucket {
         self.packed
             + self.blocks.capacity() * std::mem::size_of::<Box<[u8]>>()
             + self.tail.capacity()
-            + self.last.1.capacity()
+            + self.last.capacity()
     }
 
     /// Appends a node; what the bucket's bytes grew (or shrank) by is
     /// read from [`Bucket::bytes`] around the call.
-    fn push(&mut self, entry: u32, key: &[u32], codec: &Codec) {
-        let bits = entry_bits(entry);
-        let step = i64::from(bits) - i64::from(self.last.0);
-        self.last.0 = bits;
-        let need = 5 + match codec {
+    fn push(&mut self, key: &[u32], codec: &Codec) {
+        self.filed += 1;
+        let need = match codec {
             Codec::Ranked(subsets) => subsets.width(),
             Codec::Cells { wide } => key.len().div_ceil(8) + key.len() * (1 + usize::from(*wide)),
         };
         super::make_room(&mut self.tail, need, need);
-        put_varint(&mut self.tail, ((step << 1) ^ (step >> 63)) as u64);
         match codec {
             Codec::Ranked(subsets) => subsets.write(key, &mut self.tail),
-            &Codec::Cells { wide } => write_cells(&mut self.tail, &mut self.last.1, key, wide),
+            &Codec::Cells { wide } => write_cells(&mut self.tail, &mut self.last, key, wide),
         }
         if self.blocks.is_empty() && self.tail.len() < SMALL_TAIL {
             // A bucket of a few entries holds them exactly: searches of
@@ -1025,88 +1021,142 @@ impl Bucket {
             // after a block: the tail keeps its capacity for the next.)
             self.tail.shrink_to_fit();
         }
-        if self.tail.len() >= BLOCK {
-            let mut block = Vec::new();
-            super::blocks::pack(&self.tail, &mut block);
-            let block = block.into_boxed_slice();
-            self.packed += block.len();
-            super::make_room(&mut self.blocks, 1, 4);
-            self.blocks.push(block);
-            // The tail keeps its capacity: the next block fills it again.
-            self.tail.clear();
+        let mut block = Vec::new();
+        match codec {
+            Codec::Ranked(subsets) => {
+                let width = subsets.width();
+                let run = (self.filed / 16).clamp(RUN.0, RUN.1) as usize;
+                if self.tail.len() < run * width {
+                    return;
+                }
+                let mut numbers: Vec<u128> = self
+                    .tail
+                    .chunks_exact(width)
+                    .filter_map(|n| subsets.read_number(n))
+                    .collect();
+                super::gaps::pack(&mut numbers, width, &mut block);
+            }
+            Codec::Cells { .. } => {
+                if self.tail.len() < BLOCK {
+                    return;
+                }
+                super::blocks::pack(&self.tail, &mut block);
+                // Each block starts from a key of zeros, so blocks read
+                // alone (and the first gaps of the next are whole cells).
+                self.last.fill(0);
+            }
         }
+        let block = block.into_boxed_slice();
+        self.packed += block.len();
+        super::make_room(&mut self.blocks, 1, 4);
+        self.blocks.push(block);
+        // The tail keeps its capacity: the next block fills it again.
+        self.tail.clear();
     }
 
-    /// Reads the nodes back in order.
+    /// Reads the nodes back: for [`Codec::Cells`] in the order filed, for
+    /// [`Codec::Ranked`] block by block, each block's in the order of
+    /// their numbers, then the tail's in the order filed.
     fn reader(&self) -> BucketReader<'_> {
-        let mut r = BucketReader {
+        BucketReader {
             bucket: self,
             block: 0,
+            opened: false,
             expanded: Vec::new(),
+            numbers: Vec::new(),
             at: 0,
-            last: (0, Vec::new()),
-        };
-        r.expand();
-        r
+            last: Vec::new(),
+        }
     }
 }
 
-/// Reads a [`Bucket`]'s nodes in order, a block at a time.
+/// Reads a [`Bucket`]'s nodes, a block at a time.
 struct BucketReader<'a> {
     bucket: &'a Bucket,
     /// The block being read (the tail once past the last).
     block: usize,
-    /// That block's entries, expanded.
+    /// Whether that block is expanded.
+    opened: bool,
+    /// For [`Codec::Cells`], that block's entries, expanded.
     expanded: Vec<u8>,
+    /// For [`Codec::Ranked`], that block's numbers (or the tail's).
+    numbers: Vec<u128>,
+    /// The next entry's place in `expanded` (its byte) or `numbers`.
     at: usize,
-    /// The last entry read, as [`entry_bits`] gives it, and its key.
-    last: (u32, Vec<u32>),
+    /// For [`Codec::Cells`], the last key read.
+    last: Vec<u32>,
 }
 
 impl BucketReader<'_> {
-    /// Expands the current block into the reader's buffer (nothing to do
-    /// for the tail). A block that does not expand (never so: the bucket
-    /// wrote it, whole) reads as empty.
-    fn expand(&mut self) {
-        self.expanded.clear();
-        if let Some(block) = self.bucket.blocks.get(self.block) {
-            let ok = super::blocks::unpack(block, usize::MAX, &mut self.expanded);
-            debug_assert!(ok, "a bucket's block did not expand");
+    /// Expands block `self.block` (the tail past the last) for reading.
+    /// A block that does not expand (never so: the bucket wrote it, whole)
+    /// reads as empty.
+    fn open(&mut self, codec: &Codec) {
+        self.opened = true;
+        self.at = 0;
+        self.last.fill(0);
+        let block = self.bucket.blocks.get(self.block);
+        match codec {
+            Codec::Ranked(subsets) => {
+                let width = subsets.width();
+                match block {
+                    Some(block) => {
+                        let ok = super::gaps::unpack(block, width, &mut self.numbers);
+                        debug_assert!(ok, "a bucket's block did not expand");
+                    }
+                    None => {
+                        self.numbers.clear();
+                        self.numbers.extend(
+                            self.bucket
+                                .tail
+                                .chunks_exact(width)
+                                .filter_map(|n| subsets.read_number(n)),
+                        );
+                    }
+                }
+            }
+            Codec::Cells { .. } => {
+                self.expanded.clear();
+                if let Some(block) = block {
+                    let ok = super::blocks::unpack(block, usize::MAX, &mut self.expanded);
+                    debug_assert!(ok, "a bucket's block did not expand");
+                }
+            }
         }
     }
 
-    /// The next node's entry, its key decoded into `key` (of the key's
-    /// length, as written); `None` after the last.
-    fn next(&mut self, key: &mut [u32], codec: &Codec) -> Option<u32> {
+    /// The next node, its key decoded into `key` (of the key's length, as
+    /// written); `None` after the last.
+    fn next(&mut self, key: &mut [u32], codec: &Codec) -> Option<()> {
         loop {
-            let data: &[u8] = if self.block < self.bucket.blocks.len() {
-                &self.expanded
-            } else {
-                &self.bucket.tail
-            };
-            if self.at < data.len() {
-                // Entries never straddle blocks: a block is packed after
-                // an entry is whole.
-                let (last, last_key) = &mut self.last;
-                let at = &mut self.at;
-                let zigzag = get_varint(data, at)?;
-                let step = (zigzag >> 1) as i64 ^ -((zigzag & 1) as i64);
-                *last = (i64::from(*last) + step) as u32;
-                match codec {
-                    Codec::Ranked(subsets) => {
-                        subsets.read(data.get(*at..)?, key)?;
-                        *at += subsets.width();
+            if !self.opened {
+                self.open(codec);
+            }
+            match codec {
+                Codec::Ranked(subsets) => {
+                    if let Some(&n) = self.numbers.get(self.at) {
+                        self.at += 1;
+                        return subsets.node(n, key);
                     }
-                    &Codec::Cells { wide } => read_cells(data, at, last_key, key, wide)?,
                 }
-                return Some(last.rotate_right(1));
+                &Codec::Cells { wide } => {
+                    let data: &[u8] = if self.block < self.bucket.blocks.len() {
+                        &self.expanded
+                    } else {
+                        &self.bucket.tail
+                    };
+                    // Entries never straddle blocks: a block is packed
+                    // after an entry is whole.
+                    if self.at < data.len() {
+                        return read_cells(data, &mut self.at, &mut self.last, key, wide);
+                    }
+                }
             }
             if self.block >= self.bucket.blocks.len() {
                 return None;
             }
             self.block += 1;
-            self.at = 0;
-            self.expand();
+            self.opened = false;
         }
     }
 }
@@ -1139,19 +1189,18 @@ fn read_cells(
     Some(())
 }
 
-/// Files node `index` (its key `key`) in the bucket `bound`, keeping
-/// `bytes`, what the buckets hold, up to date.
+/// Files node `key` in the bucket `bound`, keeping `bytes`, what the
+/// buckets hold, up to date.
 fn file(
     pending: &mut BTreeMap<(u32, u32), Bucket>,
     bytes: &mut usize,
     bound: (u32, u32),
-    index: u32,
     key: &[u32],
     codec: &Codec,
 ) {
     let bucket = pending.entry(bound).or_default();
     let before = bucket.bytes();
-    bucket.push(index, key, codec);
+    bucket.push(key, codec);
     // `bytes` includes `before`, so this never goes below zero.
     *bytes = *bytes + bucket.bytes() - before;
 }
@@ -1297,8 +1346,8 @@ pub fn search(
     let mut image = Vec::new();
     space.canonical(&mut start, &mut image);
     // Per stored node, the fewest moves found to it, or that it is
-    // settled (`MovesTo`); pending nodes by bucket, each an index and the key's
-    // cells, in the order found.
+    // settled (`MovesTo`); pending nodes by bucket, each its key
+    // (`Bucket`).
     let mut moves_to = MovesTo::default();
     let codec = space.codec(&start);
     let mut pending: BTreeMap<(u32, u32), Bucket> = BTreeMap::new();
@@ -1314,7 +1363,6 @@ pub fn search(
         &mut pending,
         &mut pending_bytes,
         (first, first),
-        0,
         &start,
         &codec,
     );
@@ -1361,7 +1409,13 @@ pub fn search(
             depth,
         });
         let mut reader = nodes.reader();
-        while let Some(index) = reader.next(&mut key, &codec) {
+        while reader.next(&mut key, &codec).is_some() {
+            // Every node filed is stored (under its own fingerprint: it
+            // is its least image).
+            let Some(index) = visited.find(space.own_fingerprint(&key)) else {
+                debug_assert!(false, "a pending node that is not stored");
+                continue;
+            };
             // A node found again for fewer moves has a newer entry, taken
             // first (its bucket is lower) and settled then.
             let Some(cost) = moves_to.get(index) else {
@@ -1494,7 +1548,6 @@ pub fn search(
                     &mut pending,
                     &mut pending_bytes,
                     (moves + left, left),
-                    at,
                     &kept,
                     &codec,
                 );
@@ -1681,15 +1734,15 @@ mod tests {
     }
 
     proptest! {
-        /// A bucket reads back every node pushed, in order, through its
-        /// compressed blocks and its tail, and counts what it holds:
-        /// entries with and without the flag, keys written as numbers and
-        /// as cells, far apart and close (cells folded onto a few values,
-        /// so most repeat).
+        /// A bucket reads back every node pushed, through its blocks and
+        /// its tail, and counts what it holds: keys written as numbers
+        /// (read back block by block, each block's in the order of their
+        /// numbers) and as cells (in order), far apart and close (cells
+        /// folded onto a few values, so most repeat).
         #[test]
-        fn buckets_read_back_in_order(
+        fn buckets_read_back_every_node(
             nodes in prop::collection::vec(
-                (any::<u32>(), 0u32..600, prop::sample::subsequence((0u32..40).collect::<Vec<_>>(), 5)),
+                (any::<u32>(), prop::sample::subsequence((0u32..40).collect::<Vec<_>>(), 5)),
                 0..400,
             ),
             wide in any::<bool>(),
@@ -1698,6 +1751,7 @@ mod tests {
         ) {
             let mut universe = vec![false; 600];
             universe[..40].fill(true);
+            let subsets = Subsets::new(&universe, 5).expect("fits");
             let codec = if ranked {
                 Codec::Ranked(Subsets::new(&universe, 5).expect("fits"))
             } else {
@@ -1711,27 +1765,48 @@ mod tests {
                 }
                 let cell = |c: u32| {
                     let c = if close { c % 3 } else { c };
-                    if wide { c } else { c & 0xFF }
+                    if wide { c % 600 } else { c & 0xFF }
                 };
                 std::iter::once(cell(player)).chain(set.iter().map(|&c| cell(c))).collect()
             };
+            let keys: Vec<Vec<u32>> = nodes.iter().map(|(player, set)| key_of(*player, set)).collect();
             let mut pending = BTreeMap::new();
             let mut bytes = 0;
-            for (index, player, set) in &nodes {
-                file(&mut pending, &mut bytes, (7, 2), *index, &key_of(*player, set), &codec);
+            for key in &keys {
+                file(&mut pending, &mut bytes, (7, 2), key, &codec);
             }
             let bucket = pending.remove(&(7, 2)).unwrap_or_default();
             prop_assert_eq!(bucket.bytes(), bytes);
-            // An entry takes two bytes at least (its step, its mask or
-            // number).
-            prop_assert!(nodes.len() * 2 < BLOCK || !bucket.blocks.is_empty());
+            prop_assert_eq!(bucket.filed, keys.len() as u64);
+            // An entry takes a byte at least, a number more than four
+            // bits however close.
+            prop_assert!(keys.len() < BLOCK || !bucket.blocks.is_empty());
+            prop_assert!(keys.len() < 2 * RUN.1 as usize || !ranked || !bucket.blocks.is_empty());
             let mut reader = bucket.reader();
             let mut key = vec![0; 6];
-            for (index, player, set) in &nodes {
-                prop_assert_eq!(reader.next(&mut key, &codec), Some(*index));
-                prop_assert_eq!(&key, &key_of(*player, set));
+            let mut back = Vec::new();
+            while reader.next(&mut key, &codec).is_some() {
+                back.push(key.clone());
             }
-            prop_assert_eq!(reader.next(&mut key, &codec), None);
+            prop_assert_eq!(back.len(), keys.len());
+            if ranked {
+                // Block by block, the same nodes; each block's sorted.
+                let mut from = 0;
+                let mut want = keys.clone();
+                for block in &bucket.blocks {
+                    let mut numbers = Vec::new();
+                    prop_assert!(crate::solver::gaps::unpack(block, subsets.width(), &mut numbers));
+                    let to = from + numbers.len();
+                    let got: Vec<u128> = back[from..to].iter().map(|k| subsets.number(k)).collect();
+                    prop_assert_eq!(&got, &numbers);
+                    prop_assert!(got.windows(2).all(|w| w[0] <= w[1]));
+                    want[from..to].sort_by_key(|k| subsets.number(k));
+                    from = to;
+                }
+                prop_assert_eq!(&back, &want);
+            } else {
+                prop_assert_eq!(&back, &keys);
+            }
         }
     }
 

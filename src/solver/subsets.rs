@@ -77,9 +77,9 @@ impl Subsets {
         self.choose[n * (self.k + 1) + j]
     }
 
-    /// Appends node `key` (the player's cell, then `k` cells in increasing
-    /// order, all in the universe) as [`Subsets::width`] bytes.
-    pub fn write(&self, key: &[u32], out: &mut Vec<u8>) {
+    /// The number of node `key` (the player's cell, then `k` cells in
+    /// increasing order, all in the universe): below `C(u, k) * u`.
+    pub fn number(&self, key: &[u32]) -> u128 {
         debug_assert_eq!(key.len(), self.k + 1, "a key of k PUSH things");
         let u = self.cells.len() as u128;
         // A cell off the universe never comes (the caller's argument);
@@ -93,17 +93,33 @@ impl Subsets {
         for (i, &c) in key[1..].iter().enumerate().take(self.k) {
             number += self.choose(dense(c), i + 1);
         }
-        number = number * u + dense(key[0]) as u128;
-        out.extend_from_slice(&number.to_le_bytes()[..self.width]);
+        number * u + dense(key[0]) as u128
+    }
+
+    /// Appends node `key` as [`Subsets::width`] bytes, its
+    /// [`Subsets::number`] little-endian.
+    pub fn write(&self, key: &[u32], out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.number(key).to_le_bytes()[..self.width]);
+    }
+
+    /// The number a node [`Subsets::write`] wrote at the start of `data`;
+    /// `None` when `data` is short.
+    pub fn read_number(&self, data: &[u8]) -> Option<u128> {
+        let mut bytes = [0u8; 16];
+        bytes[..self.width].copy_from_slice(data.get(..self.width)?);
+        Some(u128::from_le_bytes(bytes))
     }
 
     /// Reads a node [`Subsets::write`] wrote at the start of `data` into
     /// `key` (of `k + 1` cells); `None` when `data` is short or holds no
     /// node's number.
     pub fn read(&self, data: &[u8], key: &mut [u32]) -> Option<()> {
-        let mut bytes = [0u8; 16];
-        bytes[..self.width].copy_from_slice(data.get(..self.width)?);
-        let number = u128::from_le_bytes(bytes);
+        self.node(self.read_number(data)?, key)
+    }
+
+    /// Node `number` ([`Subsets::number`]) into `key` (of `k + 1` cells);
+    /// `None` when it is no node's number.
+    pub fn node(&self, number: u128, key: &mut [u32]) -> Option<()> {
         let u = self.cells.len();
         if key.len() != self.k + 1 || number >= self.choose(u, self.k) * u as u128 {
             return None;
