@@ -1,9 +1,10 @@
-//! The one compressed format of the search's stores: an LZ4 block after
+//! The one general-purpose compressed format of the search's stores (the
+//! push search's numbers have their own, [`super::gaps`]): an LZ4 block after
 //! the length of its bytes before compression (a little-endian `u32`, the
 //! layout `lz4_flex` itself uses for "size prepended" blocks).
 //!
 //! Frontier segments ([`super::frontier`]) and the push search's pending
-//! buckets ([`super::pushes`]) both write and read their blocks here, so
+//! buckets of cells ([`super::pushes`]) both write and read their blocks here, so
 //! each expands into a buffer it reuses and guards against a length it
 //! never wrote.
 

@@ -1367,6 +1367,7 @@ pub fn search(
         &codec,
     );
     let mut key = start.clone();
+    let (mut key_ahead, mut key_after) = (start.clone(), start.clone());
     // One node's successors (`Successor`) and their keys, one after another.
     let mut found: Vec<Successor> = Vec::new();
     let mut found_keys: Vec<u32> = Vec::new();
@@ -1409,10 +1410,28 @@ pub fn search(
             depth,
         });
         let mut reader = nodes.reader();
-        while reader.next(&mut key, &codec).is_some() {
-            // Every node filed is stored (under its own fingerprint: it
-            // is its least image).
-            let Some(index) = visited.find(space.own_fingerprint(&key)) else {
+        // Every node filed is stored, under its own fingerprint (it is its
+        // least image). Nodes are read two ahead of the one expanded: the
+        // visited set's slot for the second and then the fingerprint it
+        // points to for the first load meanwhile (a block's nodes come in
+        // the order of their numbers, so their indexes are far apart).
+        let read = |reader: &mut BucketReader, key: &mut Vec<u32>, visited: &Visited| {
+            reader.next(key, &codec)?;
+            let fp = space.own_fingerprint(key);
+            visited.prefetch(fp);
+            Some(fp)
+        };
+        let mut next = read(&mut reader, &mut key_ahead, &visited);
+        let mut after = read(&mut reader, &mut key_after, &visited);
+        while let Some(fp) = next {
+            std::mem::swap(&mut key, &mut key_ahead);
+            std::mem::swap(&mut key_ahead, &mut key_after);
+            next = after;
+            if let Some(fp) = next {
+                visited.prefetch_fingerprint(fp);
+            }
+            after = read(&mut reader, &mut key_after, &visited);
+            let Some(index) = visited.find(fp) else {
                 debug_assert!(false, "a pending node that is not stored");
                 continue;
             };
