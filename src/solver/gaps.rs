@@ -9,7 +9,8 @@
 //! block's numbers come back in is theirs sorted, which the push search
 //! is free to take (any order within one bucket keeps routes shortest).
 //!
-//! **Format.** The count as a LEB128 varint, the least number as `width`
+//! **Format.** The count as a little-endian `u32` (as [`super::blocks`]
+//! prefixes its lengths), the least number as `width`
 //! bytes little-endian, the Rice parameter `k` as one byte, then per gap
 //! (each number minus the one before, in sorted order) its quotient by
 //! `2^k` in unary (that many one bits, then a zero) and its low `k` bits,
@@ -17,11 +18,13 @@
 //! the range over `2^k`, so a block never takes more than about three bits
 //! a number over its gaps' low bits, whatever the numbers.
 
-/// Appends `numbers` (sorted here, in place) as one block of `width`-byte
-/// numbers (every number below `2^(8 * width)`, `width` at most 16).
+/// Appends `numbers` (sorted here, in place; fewer than 2^32) as one
+/// block of `width`-byte numbers (every number below `2^(8 * width)`,
+/// `width` at most 16).
 pub fn pack(numbers: &mut [u128], width: usize, out: &mut Vec<u8>) {
     numbers.sort_unstable();
-    put_varint(out, numbers.len() as u64);
+    debug_assert!(u32::try_from(numbers.len()).is_ok(), "a block's count");
+    out.extend_from_slice(&(numbers.len() as u32).to_le_bytes());
     let Some((&first, rest)) = numbers.split_first() else {
         return;
     };
@@ -81,10 +84,11 @@ fn parameter(numbers: &[u128]) -> u32 {
 /// false when `block` is not such a block (never so for one `pack` wrote).
 pub fn unpack(block: &[u8], width: usize, into: &mut Vec<u128>) -> bool {
     into.clear();
-    let mut at = 0;
-    let Some(count) = get_varint(block, &mut at) else {
+    let Some(count) = block.get(..4) else {
         return false;
     };
+    let count = u64::from(u32::from_le_bytes([count[0], count[1], count[2], count[3]]));
+    let mut at = 4;
     if count == 0 {
         return at == block.len();
     }
@@ -135,30 +139,6 @@ pub fn unpack(block: &[u8], width: usize, into: &mut Vec<u128>) -> bool {
         into.push(n);
     }
     !bits.overran()
-}
-
-/// Appends `v` in 7-bit groups, low first, the top bit marking that
-/// another follows (LEB128).
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Reads what [`put_varint`] wrote at `data[*at..]`, moving `at` past it.
-fn get_varint(data: &[u8], at: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = *data.get(*at)?;
-        *at += 1;
-        v |= u64::from(b & 0x7F) << shift;
-        if b < 0x80 {
-            return Some(v);
-        }
-    }
-    None
 }
 
 /// Bits appended to a byte vector from each byte's low bit up.
@@ -276,7 +256,7 @@ mod tests {
             let mut back = vec![7];
             prop_assert!(unpack(&block[1..], width, &mut back));
             prop_assert_eq!(&back, &want);
-            prop_assert!(block.len() - 1 <= 3 + width + 1 + want.len() * (width + 1));
+            prop_assert!(block.len() - 1 <= 4 + width + 1 + want.len() * (width + 1));
         }
 
         /// Bytes that are no block read as no block or as some numbers,

@@ -1029,11 +1029,7 @@ impl Bucket {
                 if self.tail.len() < run * width {
                     return;
                 }
-                let mut numbers: Vec<u128> = self
-                    .tail
-                    .chunks_exact(width)
-                    .filter_map(|n| subsets.read_number(n))
-                    .collect();
+                let mut numbers: Vec<u128> = self.tail_numbers(subsets).collect();
                 super::gaps::pack(&mut numbers, width, &mut block);
             }
             Codec::Cells { .. } => {
@@ -1052,6 +1048,14 @@ impl Bucket {
         self.blocks.push(block);
         // The tail keeps its capacity: the next block fills it again.
         self.tail.clear();
+    }
+
+    /// The numbers in the tail of a bucket of [`Codec::Ranked`], in the
+    /// order filed.
+    fn tail_numbers<'a>(&'a self, subsets: &'a Subsets) -> impl Iterator<Item = u128> + 'a {
+        self.tail
+            .chunks_exact(subsets.width())
+            .filter_map(|n| subsets.read_number(n))
     }
 
     /// Reads the nodes back: for [`Codec::Cells`] in the order filed, for
@@ -1106,12 +1110,7 @@ impl BucketReader<'_> {
                     }
                     None => {
                         self.numbers.clear();
-                        self.numbers.extend(
-                            self.bucket
-                                .tail
-                                .chunks_exact(width)
-                                .filter_map(|n| subsets.read_number(n)),
-                        );
+                        self.numbers.extend(self.bucket.tail_numbers(subsets));
                     }
                 }
             }
