@@ -208,7 +208,8 @@ impl BitReader<'_> {
             self.refill();
             let ones = self.acc.trailing_ones().min(self.held);
             if ones < self.held {
-                self.acc >>= ones + 1;
+                // `held` is up to 64, so the shift may take every bit.
+                self.acc = self.acc.checked_shr(ones + 1).unwrap_or(0);
                 self.held -= ones + 1;
                 return Some(q + u64::from(ones));
             }
