@@ -178,6 +178,8 @@ struct Chunk {
     /// The successors the merge found new (their places in `successors`),
     /// which become the next layer's segment for this unit.
     fresh: Vec<u32>,
+    /// The thread of [`parallel_layer`] that expanded it (0 otherwise).
+    by: usize,
 }
 
 /// The segment of the next layer made of `chunk`'s new successors, once
@@ -585,18 +587,25 @@ fn sequential_layer<S: Space>(
 }
 
 /// What the threads of [`parallel_layer`] share, under one lock.
+///
+/// Chunks stay with the thread that expanded them: it encodes their
+/// segment once merged, and its spare buffers are its own, so a chunk's
+/// words (a few hundred kilobytes) are written and read again in one
+/// core's cache. Only the merge, which reads a chunk's successors and
+/// fingerprints, crosses cores.
 #[derive(Default)]
 struct Shared {
     /// Units taken for expansion.
     taken: usize,
     /// Units merged.
     merged: usize,
-    /// Merged chunks waiting to be encoded, with their unit.
-    jobs: std::collections::VecDeque<(usize, Chunk)>,
+    /// Per thread (0 the merging one): merged chunks it expanded, waiting
+    /// to be encoded, with their unit.
+    jobs: Vec<std::collections::VecDeque<(usize, Chunk)>>,
     /// Encoded segments not yet counted, by unit.
     encoded: std::collections::BTreeMap<usize, Option<Layer>>,
-    /// Chunk buffers to reuse.
-    spare: Vec<Chunk>,
+    /// Per thread: chunk buffers to reuse.
+    spare: Vec<Vec<Chunk>>,
     /// The layer is over (or the search ended): the workers return.
     stop: bool,
 }
@@ -610,18 +619,40 @@ enum Work {
 }
 
 impl Shared {
-    /// Encoding first (the merge is waiting to count it), else the next
-    /// unit to expand when within `window` units of the merge.
-    fn take(&mut self, units: usize, window: usize) -> Option<Work> {
-        if let Some((u, chunk)) = self.jobs.pop_front() {
+    /// For `threads` threads.
+    fn new(threads: usize) -> Shared {
+        Shared {
+            jobs: (0..threads).map(|_| Default::default()).collect(),
+            spare: (0..threads).map(|_| Vec::new()).collect(),
+            ..Shared::default()
+        }
+    }
+
+    /// Work for thread `me`: its own encoding first (the merge is waiting
+    /// to count it), else the next unit to expand when within `window`
+    /// units of the merge, else another thread's encoding.
+    fn take(&mut self, me: usize, units: usize, window: usize) -> Option<Work> {
+        if let Some((u, chunk)) = self.jobs[me].pop_front() {
             return Some(Work::Encode(u, chunk));
         }
         if self.taken < units && self.taken < self.merged + window {
             let u = self.taken;
             self.taken += 1;
-            return Some(Work::Expand(u, self.spare.pop().unwrap_or_default()));
+            let mut chunk = self.spare[me].pop().unwrap_or_default();
+            chunk.by = me;
+            return Some(Work::Expand(u, chunk));
         }
-        None
+        self.oldest_job().map(|(u, chunk)| Work::Encode(u, chunk))
+    }
+
+    /// The merged chunk waiting longest to be encoded, whoever expanded it.
+    fn oldest_job(&mut self) -> Option<(usize, Chunk)> {
+        let queue = self
+            .jobs
+            .iter_mut()
+            .filter(|q| !q.is_empty())
+            .min_by_key(|q| q.front().map_or(usize::MAX, |j| j.0))?;
+        queue.pop_front()
     }
 }
 
@@ -636,15 +667,18 @@ fn encode_job(
     let segment = encode(&chunk, base);
     if let Ok(mut g) = shared.0.lock() {
         g.encoded.insert(u, segment);
-        g.spare.push(chunk);
+        if let Some(spare) = g.spare.get_mut(chunk.by) {
+            spare.push(chunk);
+        }
     }
     shared.1.notify_all();
 }
 
 /// One layer on `workers.len()` threads, this one included. The others
-/// each take the oldest merged chunk to encode, else the next unit not
-/// yet taken (at most [`AHEAD`] per thread beyond the merge), and hand
-/// what they made over. This thread merges the units in order and counts
+/// each take the oldest merged chunk they expanded to encode, else the
+/// next unit not yet taken (at most [`AHEAD`] per thread beyond the
+/// merge), else another thread's merged chunk to encode ([`Shared::take`]),
+/// and hand what they made over. This thread merges the units in order and counts
 /// their segments as [`due`] says; whenever the next unit to merge is not
 /// ready it encodes or expands itself rather than wait, so `jobs` threads
 /// keep `jobs` cores busy. Returns the outcome when the search ends
@@ -659,11 +693,11 @@ fn parallel_layer<S: Space + Send>(
     use std::sync::{Condvar, Mutex, mpsc};
     let units = frontier.units();
     let window = AHEAD * workers.len();
-    let shared = (Mutex::new(Shared::default()), Condvar::new());
+    let shared = (Mutex::new(Shared::new(workers.len())), Condvar::new());
     let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
     let (own, others) = workers.split_first_mut()?;
     std::thread::scope(|scope| {
-        for worker in others.iter_mut() {
+        for (me, worker) in (1..).zip(others.iter_mut()) {
             let tx = tx.clone();
             let shared = &shared;
             scope.spawn(move || {
@@ -674,7 +708,7 @@ fn parallel_layer<S: Space + Send>(
                             if g.stop {
                                 return;
                             }
-                            if let Some(work) = g.take(units, window) {
+                            if let Some(work) = g.take(me, units, window) {
                                 break work;
                             }
                             let Ok(next) = shared.1.wait(g) else { return };
@@ -708,7 +742,7 @@ fn parallel_layer<S: Space + Send>(
                 if let Some(segment) = g.encoded.remove(&k) {
                     drop(g);
                     run.count(segment);
-                } else if let Some((u, chunk)) = g.jobs.pop_front() {
+                } else if let Some((u, chunk)) = g.oldest_job() {
                     drop(g);
                     encode_job(&shared, base, u, chunk);
                 } else if shared.1.wait(g).is_err() {
@@ -725,7 +759,9 @@ fn parallel_layer<S: Space + Send>(
                 m += 1;
                 if let Ok(mut g) = shared.0.lock() {
                     g.merged = m;
-                    g.jobs.push_back((m - 1, chunk));
+                    if let Some(queue) = g.jobs.get_mut(chunk.by) {
+                        queue.push_back((m - 1, chunk));
+                    }
                 }
                 shared.1.notify_all();
                 continue;
@@ -737,7 +773,11 @@ fn parallel_layer<S: Space + Send>(
                 pending[u % window] = Some(chunk);
                 continue;
             }
-            let work = shared.0.lock().ok().and_then(|mut g| g.take(units, window));
+            let work = shared
+                .0
+                .lock()
+                .ok()
+                .and_then(|mut g| g.take(0, units, window));
             match work {
                 Some(Work::Encode(u, chunk)) => encode_job(&shared, base, u, chunk),
                 Some(Work::Expand(u, mut chunk)) => {
