@@ -28,7 +28,9 @@
 //! `MIAU_CORPORA=dir` points at the corpora (default: a `shared/corpora`
 //! directory beside or above the crate); `MIAU_BENCH_PROOF=1` adds an
 //! exhaustive proof over an open room (about 14 M states);
-//! `MIAU_BENCH_BIG=1` adds the 100 M-state exhaustive proof.
+//! `MIAU_BENCH_BIG=1` adds the 100 M-state exhaustive proof;
+//! `MIAU_BENCH_RUNS=n` runs every level `n` times (one core and all cores
+//! in turn; medians, and the spread of the paired speed-ups).
 
 use miau::compile::{SourceKind, compile};
 use miau::engine::{Game, testkit};
@@ -150,40 +152,48 @@ struct Totals {
     mismatch: usize,
 }
 
-/// Searches one level `runs` times, prints its line and adds it to `totals`.
-/// `best` is a known upper bound on the route's length, when there is one.
+/// Searches one level `runs` times (or `MIAU_BENCH_RUNS`), prints its line
+/// and adds it to `totals`. Each one-core run is followed by an all-cores
+/// run, so that a host whose speed drifts slows both alike; the speed-up is
+/// the ratio of the two medians. `best` is a known upper bound on the
+/// route's length, when there is one.
 fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut Totals) {
     let limits = Limits {
         states: BUDGET,
         memory: MEMORY,
     };
-    let mut times = Vec::new();
-    let mut last = None;
+    let runs = std::env::var("MIAU_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(runs)
+        .max(1);
     reset_peak_rss();
-    for _ in 0..runs.max(1) {
-        let (out, secs) = timed_search(game, limits, 1);
-        times.push(secs);
-        last = Some(out);
-    }
+    let (out, first) = timed_search(game, limits, 1);
+    // The peak of the first search alone: every run stores the same.
     let rss = peak_rss_mib();
-    let Some(out) = last else { return };
-    let secs = median(times);
     // The same search on every core, when it is worth it (a search of a
     // few milliseconds never splits a layer) and did not stop on the clock.
     let jobs = jobs();
-    let parallel = (jobs > 1 && secs > 0.05 && out.verdict != Verdict::Cancelled).then(|| {
-        let mut times = Vec::new();
-        let mut same = true;
-        for _ in 0..runs.max(1) {
+    let on_all_cores = jobs > 1 && first > 0.05 && out.verdict != Verdict::Cancelled;
+    let mut times = vec![first];
+    let mut all_times = Vec::new();
+    let mut same = true;
+    for k in 0..runs {
+        if k > 0 {
+            times.push(timed_search(game, limits, 1).1);
+        }
+        if on_all_cores {
             let (o, s) = timed_search(game, limits, jobs);
-            times.push(s);
+            all_times.push(s);
             same &= o.verdict == Verdict::Cancelled
                 || (o.verdict == out.verdict
                     && o.expanded == out.expanded
                     && o.stored == out.stored);
         }
-        (median(times), same)
-    });
+    }
+    let pairs: Vec<f64> = times.iter().zip(&all_times).map(|(a, b)| a / b).collect();
+    let secs = median(times);
+    let parallel = on_all_cores.then(|| (median(all_times), same));
     let space = LevelSpace::new(game, Constraints::default());
     let mut packed = Vec::new();
     space.start(&mut packed);
@@ -226,8 +236,15 @@ fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut T
             totals.par_secs += p;
             totals.par_base += secs;
             totals.mismatch += usize::from(!same);
+            let spread = match (
+                pairs.iter().copied().reduce(f64::min),
+                pairs.iter().copied().reduce(f64::max),
+            ) {
+                (Some(lo), Some(hi)) if pairs.len() > 1 => format!(" ({lo:.2}-{hi:.2})"),
+                _ => String::new(),
+            };
             format!(
-                " | {jobs} cores {:>9.0}/s {:.2}x{}",
+                " | {jobs} cores {:>9.0}/s {:.2}x{spread}{}",
                 out.expanded as f64 / p,
                 secs / p,
                 if same { "" } else { " MISMATCH" }
