@@ -255,8 +255,13 @@ fn expand<S: Space>(space: &S, layer: &Frontier, u: usize, out: &mut Chunk) {
 /// doubling: the searches count their memory by capacity, so their
 /// vectors' slack stays under 12.5% of what they hold.
 pub(crate) fn make_room<T>(v: &mut Vec<T>, need: usize, least: usize) {
+    make_room_by(v, need, least, 8);
+}
+
+/// [`make_room`], growing `v` by a `share`-th of its length instead.
+pub(crate) fn make_room_by<T>(v: &mut Vec<T>, need: usize, least: usize, share: usize) {
     if v.len() + need > v.capacity() {
-        v.reserve_exact((v.len() / 8).max(least));
+        v.reserve_exact((v.len() / share).max(least));
     }
 }
 

@@ -365,13 +365,9 @@ impl Visited {
     /// little next to a push search's nodes).
     fn push(&mut self, fp: u128, parent: u32, action: u8) -> u32 {
         let index = self.fingerprints.len() as u32;
-        if self.compact && self.fingerprints.len() == self.fingerprints.capacity() {
-            let more = (self.fingerprints.len() / 16).max(1);
-            self.fingerprints.reserve_exact(more);
-            self.links.reserve_exact(more);
-        }
-        super::make_room(&mut self.fingerprints, 1, 1);
-        super::make_room(&mut self.links, 1, 1);
+        let share = if self.compact { 16 } else { 8 };
+        super::make_room_by(&mut self.fingerprints, 1, 1, share);
+        super::make_room_by(&mut self.links, 1, 1, share);
         self.fingerprints.push(pack(fp));
         self.links
             .push((parent & PARENT) | u32::from(action & 7) << 29);
