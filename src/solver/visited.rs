@@ -129,10 +129,11 @@ fn index_of(slot: u32) -> u32 {
     !slot & INDEX
 }
 
-/// Whether a slot holds a state whose fingerprint has `fp`'s tag.
+/// Whether a slot of a state holds `fp`'s tag (an [`EMPTY`] slot is
+/// checked for first).
 #[inline]
 fn tag_matches(slot: u32, fp: u128) -> bool {
-    slot != EMPTY && !slot >> INDEX_BITS == tag(fp)
+    !slot >> INDEX_BITS == tag(fp)
 }
 
 /// The most states one set can hold (the index field's range less one, so
@@ -433,7 +434,7 @@ impl Visited {
         let Some(&slot) = self.slots.get(i) else {
             return;
         };
-        if tag_matches(slot, fp) {
+        if slot != EMPTY && tag_matches(slot, fp) {
             self.prefetch_entry(index_of(slot));
         }
     }
@@ -482,10 +483,10 @@ impl Visited {
             let releases = len * 4 >= RELEASE_FROM;
             // The old table's slots below this one (from `start`) are given back.
             let mut kept_from = start;
-            for k in 0..len {
-                let i = (start + k) % len;
+            for (k, i) in (start..len).chain(0..start).enumerate() {
                 if k + GROW_AHEAD < len {
-                    let later = old[(start + k + GROW_AHEAD) % len];
+                    let ahead = i + GROW_AHEAD;
+                    let later = old[if ahead >= len { ahead - len } else { ahead }];
                     if later != EMPTY {
                         self.prefetch_entry(index_of(later));
                     }
