@@ -313,10 +313,14 @@ fn chunks_stay_with_the_thread_that_expanded_them() {
         panic!("with nothing else to do, thread 0 encodes thread 1's chunk");
     };
     // Encoded, the buffer goes back to thread 1, which expanded into it.
-    let lock = (std::sync::Mutex::new(shared), std::sync::Condvar::new());
+    let meeting = Meeting {
+        state: std::sync::Mutex::new(shared),
+        wake: std::sync::Condvar::new(),
+        probe: std::sync::atomic::AtomicU8::new(IDLE),
+    };
     let base: Arc<[u32]> = vec![0u32].into();
-    encode_job(&lock, &base, 0, chunk);
-    let shared = lock.0.into_inner().expect("not poisoned");
+    encode_job(&meeting, &base, 0, chunk);
+    let shared = meeting.state.into_inner().expect("not poisoned");
     assert_eq!((shared.spare[0].len(), shared.spare[1].len()), (0, 1));
     assert!(shared.encoded.contains_key(&0));
 }
