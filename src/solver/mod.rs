@@ -12,10 +12,7 @@
 //! into the visited set in layer order, which decides everything the
 //! search reports. The others expand units of the layer and encode the
 //! next layer's segments from what the merge found new, so the merging
-//! thread's share of a state is the insert alone; and the insert's
-//! lookups, where its cache misses are, are split between two threads
-//! by the set's two halves ([`split`]), the indices still given in layer
-//! order.
+//! thread's share of a state is the insert alone.
 
 pub mod blocks;
 pub mod deadlock;
@@ -26,14 +23,13 @@ pub mod level;
 pub mod matching;
 pub mod pool;
 pub mod pushes;
-pub mod split;
 pub mod subsets;
 pub mod visited;
 
 use frontier::{Frontier, Layer};
-use split::SplitSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use visited::{Insert, Visited};
 
 /// What one accepted turn did, as far as the searches care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -269,6 +265,12 @@ pub(crate) fn make_room_by<T>(v: &mut Vec<T>, need: usize, least: usize, share: 
     }
 }
 
+/// How far ahead of the merge the successors of the next few visited-set
+/// inserts are prefetched: their slots at this distance, their
+/// fingerprints (which needs the slot) at half of it, so the cache misses
+/// overlap instead of following one another.
+const PREFETCH: usize = 16;
+
 /// Whether a search holding `used` bytes and `stored` states may go on;
 /// otherwise how it ends: cancelled when a `check` run's shared cap
 /// (`pool`) evicts it, LIMIT (memory) over the cap or near the visited
@@ -284,7 +286,7 @@ fn memory_allows(
         Some(pool::Answer::OverCap) => true,
         Some(pool::Answer::Evicted) => return Err((Verdict::Cancelled, None)),
     };
-    if over || stored + 8192 > split::MAX_STATES.min(visited::MAX_STATES) {
+    if over || stored + 8192 > visited::MAX_STATES {
         return Err((Verdict::Limit, Some(LimitKind::Memory)));
     }
     Ok(())
@@ -296,8 +298,7 @@ struct Run<'a> {
     limits: Limits,
     cancel: &'a AtomicBool,
     progress: &'a mut dyn FnMut(Progress),
-    /// Shared with the threads that probe its second half.
-    visited: Arc<SplitSet>,
+    visited: Visited,
     /// The next layer's segments counted so far, in unit order.
     segments: Vec<Layer>,
     /// Units of the current layer whose segment is counted.
@@ -311,17 +312,12 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn bytes(&self, frontier: &Frontier) -> usize {
-        self.bytes_with(self.visited.bytes(), frontier)
-    }
-
-    /// What the search holds when the visited set holds `set_bytes`.
-    fn bytes_with(&self, set_bytes: usize, frontier: &Frontier) -> usize {
         // The first segment's record stands for the layer's working copy,
         // not counted (as in [`Frontier::bytes`]).
         let next = self
             .counted_bytes
             .saturating_sub(std::mem::size_of::<Layer>());
-        set_bytes + frontier.bytes() + next
+        self.visited.bytes() + frontier.bytes() + next
     }
 
     /// Counts the segment of the next unit in order (`None`: nothing new
@@ -373,75 +369,86 @@ impl Run<'_> {
     }
 
     fn report(&mut self) {
-        let stored = self.visited.len();
-        self.report_stored(stored);
-    }
-
-    fn report_stored(&mut self, stored: usize) {
         (self.progress)(Progress {
             expanded: self.expanded,
-            stored: stored as u64,
+            stored: self.visited.len() as u64,
             depth: self.depth,
         });
     }
 
     /// Inserts the successors of `chunk`, whose first state has index
     /// `first` in the visited set, as if each were inserted as soon as it
-    /// was found, once both halves of the set have probed them
-    /// ([`SplitSet::probe`]); the new ones are marked in `chunk.fresh`, to
-    /// be encoded as the next layer's segment ([`encode`]). Returns the
-    /// outcome when the search ends here (a win, a limit, cancellation).
-    /// Every decision is taken here, in layer order, from the chunk's
-    /// contents alone, so how the chunks were expanded and probed
-    /// (threads, timing) changes nothing.
+    /// was found; the new ones are marked in `chunk.fresh`, to be encoded
+    /// as the next layer's segment ([`encode`]). Returns the outcome
+    /// when the search ends here (a win, a limit, cancellation). Every
+    /// decision is taken here, in layer order, from the chunk's contents
+    /// alone, so how the chunks were expanded (threads, timing) changes
+    /// nothing.
     fn merge(&mut self, chunk: &mut Chunk, first: u32, frontier: &Frontier) -> Option<Outcome> {
         let Chunk {
             ends,
-            successors,
+            successors: succ,
             won,
             fresh,
             ..
         } = chunk;
         fresh.clear();
-        let visited = Arc::clone(&self.visited);
-        let stop = visited.append(ends, successors, first, fresh, |stored, set_bytes| {
-            self.before_expanding(stored, set_bytes, frontier)
-        });
-        if let Some((verdict, limit)) = stop {
-            return Some(self.outcome(verdict, limit, frontier));
-        }
-        // A chunk ends at its first win, after the winning state's
-        // successors found before the win.
-        let (at, action) = (*won)?;
-        let mut route = self.visited.route(first + at);
-        route.push(action);
-        Some(self.outcome(Verdict::Solved(route), None, frontier))
-    }
-
-    /// Counts the next expanded state of a merge, the set holding `stored`
-    /// states in `set_bytes`; how the search ends there when a limit or
-    /// cancellation says so.
-    fn before_expanding(
-        &mut self,
-        stored: usize,
-        set_bytes: usize,
-        frontier: &Frontier,
-    ) -> Option<split::Stop> {
-        if self.expanded >= self.limits.states {
-            return Some((Verdict::Limit, Some(LimitKind::States)));
-        }
-        self.expanded += 1;
-        if self.expanded.is_multiple_of(1024) {
-            if self.cancel.load(Ordering::Relaxed) {
-                return Some((Verdict::Cancelled, None));
+        for (k, s) in succ.iter().enumerate().take(PREFETCH) {
+            self.visited.prefetch(s.2);
+            if k < PREFETCH / 2 {
+                self.visited.prefetch_fingerprint(s.2);
             }
-            let used = self.bytes_with(set_bytes, frontier);
-            self.peak = self.peak.max(used);
-            if let Err(stop) = memory_allows(used, stored, &self.limits) {
-                return Some(stop);
+        }
+        let mut k = 0usize;
+        for (j, &end) in ends.iter().enumerate() {
+            let this = first + j as u32;
+            if self.expanded >= self.limits.states {
+                return Some(self.outcome(Verdict::Limit, Some(LimitKind::States), frontier));
             }
-            if self.expanded.is_multiple_of(4096) {
-                self.report_stored(stored);
+            self.expanded += 1;
+            if self.expanded.is_multiple_of(1024) {
+                if self.cancel.load(Ordering::Relaxed) {
+                    return Some(self.outcome(Verdict::Cancelled, None, frontier));
+                }
+                let used = self.bytes(frontier);
+                self.peak = self.peak.max(used);
+                if let Err((verdict, limit)) = memory_allows(used, self.visited.len(), &self.limits)
+                {
+                    return Some(self.outcome(verdict, limit, frontier));
+                }
+                if self.expanded.is_multiple_of(4096) {
+                    self.report();
+                }
+            }
+            // The most common repeat is the way back (a walk undone),
+            // which leads to the grandparent: known to be stored, so its
+            // insert is skipped. Parents of a layer's states are expanded
+            // in order, so these reads are sequential, not cache misses.
+            let grand = self
+                .visited
+                .parent(this)
+                .map(|p| self.visited.fingerprint(p));
+            while k < end as usize {
+                let (action, _, fp) = succ[k];
+                if let Some(s) = succ.get(k + PREFETCH) {
+                    self.visited.prefetch(s.2);
+                }
+                if let Some(s) = succ.get(k + PREFETCH / 2) {
+                    self.visited.prefetch_fingerprint(s.2);
+                }
+                if grand != Some(fp)
+                    && let Insert::New(_) = self.visited.insert(fp, this, action)
+                {
+                    fresh.push(k as u32);
+                }
+                k += 1;
+            }
+            if let Some((at, action)) = *won
+                && at as usize == j
+            {
+                let mut route = self.visited.route(this);
+                route.push(action);
+                return Some(self.outcome(Verdict::Solved(route), None, frontier));
             }
         }
         None
@@ -501,11 +508,12 @@ pub fn search<S: Space + Clone + Send>(
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
     pool::search_starts();
+    // Small at first: a level of a few dozen states pays for a few dozen.
+    let mut visited = Visited::with_capacity(0);
     let mut start: Vec<u32> = Vec::with_capacity(256);
     space.start(&mut start);
     let start_fp = fingerprint::of_words(&start) & visited::KEPT;
-    // Small at first: a level of a few dozen states pays for a few dozen.
-    let visited = Arc::new(SplitSet::new(start_fp));
+    let _ = visited.insert(start_fp, u32::MAX, 0);
     // Every segment's chunks are delta-encoded against the start state.
     let base: Arc<[u32]> = start.as_slice().into();
     let mut frontier = Frontier::single(base.clone(), &start, start_fp);
@@ -569,11 +577,7 @@ fn sequential_layer<S: Space>(
             run.count(encoded.pop_front().flatten());
         }
         expand(space, frontier, u, chunk);
-        let at = first + frontier.unit_start(u);
-        run.visited.partition(&chunk.ends, &chunk.successors, at);
-        run.visited.probe(0);
-        run.visited.probe(1);
-        ended = run.merge(chunk, at, frontier);
+        ended = run.merge(chunk, first + frontier.unit_start(u), frontier);
         frontier.release_through(u);
         encoded.push_back(encode(chunk, base));
         if ended.is_some() {
@@ -610,30 +614,6 @@ struct Shared {
     /// The layer is over (or the search ended): the workers return.
     stop: bool,
 }
-
-/// What the threads of [`parallel_layer`] share: the state under its
-/// lock, the condition they wait on, and where the visited set's second
-/// half's probe of the chunk being merged stands ([`IDLE`], [`ASKED`],
-/// [`TAKEN`], [`DONE`]): outside the lock, since the merge waits for it
-/// by looking, not sleeping (a probe takes tens of microseconds, about
-/// what waking a sleeping thread does).
-struct Meeting {
-    state: std::sync::Mutex<Shared>,
-    wake: std::sync::Condvar,
-    probe: AtomicU8,
-}
-
-/// No probe asked for.
-const IDLE: u8 = 0;
-/// A probe asked for, not yet taken by a thread.
-const ASKED: u8 = 1;
-/// A thread is probing.
-const TAKEN: u8 = 2;
-/// Done: the merge may append.
-const DONE: u8 = 3;
-
-/// How many times an idle thread looks for a probe before it sleeps.
-const LOOKS_BEFORE_SLEEP: u32 = 2000;
 
 /// Work a thread of [`parallel_layer`] takes.
 enum Work {
@@ -681,68 +661,30 @@ impl Shared {
     }
 }
 
-/// Step 1 of merging `chunk` (first state `first`) into `set`: its
-/// successors filed under the set's halves, then the first half probed
-/// here while another thread probes the second, or this one when none has
-/// taken it by then.
-fn probe_both(shared: &Meeting, set: &SplitSet, chunk: &Chunk, first: u32) {
-    set.partition(&chunk.ends, &chunk.successors, first);
-    shared.probe.store(ASKED, Ordering::Release);
-    // Under the lock, so that a thread about to sleep either sees the
-    // probe asked for or is woken.
-    drop(shared.state.lock());
-    shared.wake.notify_all();
-    set.probe(0);
-    if shared
-        .probe
-        .compare_exchange(ASKED, TAKEN, Ordering::AcqRel, Ordering::Acquire)
-        .is_ok()
-    {
-        set.probe(1);
-    } else {
-        let mut looks = 0u32;
-        while shared.probe.load(Ordering::Acquire) != DONE {
-            looks += 1;
-            if looks.is_multiple_of(1024) {
-                std::thread::yield_now();
-            } else {
-                std::hint::spin_loop();
-            }
-        }
-    }
-    shared.probe.store(IDLE, Ordering::Release);
-}
-
-/// Takes the second half's probe when it is asked for and runs it.
-fn take_probe(shared: &Meeting, set: &SplitSet) -> bool {
-    if shared
-        .probe
-        .compare_exchange(ASKED, TAKEN, Ordering::AcqRel, Ordering::Acquire)
-        .is_err()
-    {
-        return false;
-    }
-    set.probe(1);
-    shared.probe.store(DONE, Ordering::Release);
-    true
-}
-
 /// Encodes `chunk`'s segment for unit `u` and files it; the buffer goes
 /// back to be reused.
-fn encode_job(shared: &Meeting, base: &Arc<[u32]>, u: usize, chunk: Chunk) {
+fn encode_job(
+    shared: &(std::sync::Mutex<Shared>, std::sync::Condvar),
+    base: &Arc<[u32]>,
+    u: usize,
+    chunk: Chunk,
+) {
     let segment = encode(&chunk, base);
-    if let Ok(mut g) = shared.state.lock() {
+    if let Ok(mut g) = shared.0.lock() {
         g.encoded.insert(u, segment);
         if let Some(spare) = g.spare.get_mut(chunk.by) {
             spare.push(chunk);
         }
     }
-    shared.wake.notify_all();
+    shared.1.notify_all();
 }
 
-/// A thread's own copy of the space, on cache lines of its own: a space
-/// writes its scratch buffers' headers at every step, and copies side by
-/// side in one vector would share the lines between them.
+/// A thread's own copy of the space, on cache lines of its own. A space
+/// writes into itself at every step (the engine's scratch buffers' lengths,
+/// its borrow flags), and copies side by side in one vector shared a line:
+/// each thread's writes then cost the other a cache miss on what it reads
+/// every step. (Measured: expanding took a third more thread time on two
+/// cores than on one; with the copies apart, a sixth.)
 #[repr(align(128))]
 struct Padded<S>(S);
 
@@ -750,9 +692,7 @@ struct Padded<S>(S);
 /// each take the oldest merged chunk they expanded to encode, else the
 /// next unit not yet taken (at most [`AHEAD`] per thread beyond the
 /// merge), else another thread's merged chunk to encode ([`Shared::take`]),
-/// and hand what they made over; but first of all the visited set's second
-/// half's probe of the chunk being merged, when asked for ([`probe_both`]).
-/// This thread merges the units in order and counts
+/// and hand what they made over. This thread merges the units in order and counts
 /// their segments as [`due`] says; whenever the next unit to merge is not
 /// ready it encodes or expands itself rather than wait, so `jobs` threads
 /// keep `jobs` cores busy. Returns the outcome when the search ends
@@ -767,67 +707,28 @@ fn parallel_layer<S: Space + Send>(
     use std::sync::{Condvar, Mutex, mpsc};
     let units = frontier.units();
     let window = AHEAD * workers.len();
-    let shared = Meeting {
-        state: Mutex::new(Shared::new(workers.len())),
-        wake: Condvar::new(),
-        probe: AtomicU8::new(IDLE),
-    };
+    let shared = (Mutex::new(Shared::new(workers.len())), Condvar::new());
     let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
     let (Padded(own), others) = workers.split_first_mut()?;
-    let set = Arc::clone(&run.visited);
     std::thread::scope(|scope| {
         for (me, Padded(worker)) in (1..).zip(others.iter_mut()) {
             let tx = tx.clone();
             let shared = &shared;
-            let set = &*set;
             scope.spawn(move || {
                 loop {
-                    if take_probe(shared, set) {
-                        continue;
-                    }
                     let work = {
-                        let Ok(mut g) = shared.state.lock() else {
-                            return;
-                        };
+                        let Ok(mut g) = shared.0.lock() else { return };
                         loop {
                             if g.stop {
                                 return;
                             }
                             if let Some(work) = g.take(me, units, window) {
-                                break Some(work);
+                                break work;
                             }
-                            if shared.probe.load(Ordering::Acquire) == ASKED {
-                                break None;
-                            }
-                            // Nothing to do: look for a probe for a while
-                            // before sleeping, as the merge asks for one
-                            // every chunk.
-                            drop(g);
-                            let mut looked = false;
-                            for _ in 0..LOOKS_BEFORE_SLEEP {
-                                if take_probe(shared, set) {
-                                    looked = true;
-                                    break;
-                                }
-                                std::hint::spin_loop();
-                            }
-                            let Ok(again) = shared.state.lock() else {
-                                return;
-                            };
-                            g = again;
-                            if looked || g.stop || shared.probe.load(Ordering::Acquire) == ASKED {
-                                continue;
-                            }
-                            if let Some(work) = g.take(me, units, window) {
-                                break Some(work);
-                            }
-                            let Ok(next) = shared.wake.wait(g) else {
-                                return;
-                            };
+                            let Ok(next) = shared.1.wait(g) else { return };
                             g = next;
                         }
                     };
-                    let Some(work) = work else { continue };
                     match work {
                         Work::Encode(u, chunk) => encode_job(shared, base, u, chunk),
                         Work::Expand(u, mut chunk) => {
@@ -851,16 +752,14 @@ fn parallel_layer<S: Space + Send>(
             let target = if ended.is_some() { m } else { due(m, units) };
             if run.counted < target {
                 let k = run.counted;
-                let Ok(mut g) = shared.state.lock() else {
-                    break;
-                };
+                let Ok(mut g) = shared.0.lock() else { break };
                 if let Some(segment) = g.encoded.remove(&k) {
                     drop(g);
                     run.count(segment);
                 } else if let Some((u, chunk)) = g.oldest_job() {
                     drop(g);
                     encode_job(&shared, base, u, chunk);
-                } else if shared.wake.wait(g).is_err() {
+                } else if shared.1.wait(g).is_err() {
                     break;
                 }
                 continue;
@@ -869,18 +768,16 @@ fn parallel_layer<S: Space + Send>(
                 break;
             }
             if let Some(mut chunk) = pending[m % window].take() {
-                let at = first + frontier.unit_start(m);
-                probe_both(&shared, &set, &chunk, at);
-                ended = run.merge(&mut chunk, at, frontier);
+                ended = run.merge(&mut chunk, first + frontier.unit_start(m), frontier);
                 frontier.release_through(m);
                 m += 1;
-                if let Ok(mut g) = shared.state.lock() {
+                if let Ok(mut g) = shared.0.lock() {
                     g.merged = m;
                     if let Some(queue) = g.jobs.get_mut(chunk.by) {
                         queue.push_back((m - 1, chunk));
                     }
                 }
-                shared.wake.notify_all();
+                shared.1.notify_all();
                 continue;
             }
             // The next unit to merge is not ready: take what has arrived,
@@ -891,7 +788,7 @@ fn parallel_layer<S: Space + Send>(
                 continue;
             }
             let work = shared
-                .state
+                .0
                 .lock()
                 .ok()
                 .and_then(|mut g| g.take(0, units, window));
@@ -907,10 +804,10 @@ fn parallel_layer<S: Space + Send>(
                 }
             }
         }
-        if let Ok(mut g) = shared.state.lock() {
+        if let Ok(mut g) = shared.0.lock() {
             g.stop = true;
         }
-        shared.wake.notify_all();
+        shared.1.notify_all();
         ended.map(|out| run.ended(out, frontier))
     })
 }

@@ -313,14 +313,29 @@ fn chunks_stay_with_the_thread_that_expanded_them() {
         panic!("with nothing else to do, thread 0 encodes thread 1's chunk");
     };
     // Encoded, the buffer goes back to thread 1, which expanded into it.
-    let meeting = Meeting {
-        state: std::sync::Mutex::new(shared),
-        wake: std::sync::Condvar::new(),
-        probe: std::sync::atomic::AtomicU8::new(IDLE),
-    };
+    let lock = (std::sync::Mutex::new(shared), std::sync::Condvar::new());
     let base: Arc<[u32]> = vec![0u32].into();
-    encode_job(&meeting, &base, 0, chunk);
-    let shared = meeting.state.into_inner().expect("not poisoned");
+    encode_job(&lock, &base, 0, chunk);
+    let shared = lock.0.into_inner().expect("not poisoned");
     assert_eq!((shared.spare[0].len(), shared.spare[1].len()), (0, 1));
     assert!(shared.encoded.contains_key(&0));
+}
+
+/// Each thread's copy of the space starts a cache line of its own and
+/// shares none with the next one's, whatever the space's size.
+#[test]
+fn copies_of_the_space_share_no_cache_line() {
+    fn check<T: Default + Clone>() {
+        let copies: Vec<Padded<T>> = (0..3).map(|_| Padded(T::default())).collect();
+        for pair in copies.windows(2) {
+            let (a, b) = (
+                std::ptr::from_ref(&pair[0].0) as usize,
+                std::ptr::from_ref(&pair[1].0) as usize,
+            );
+            assert_eq!(a % 128, 0);
+            assert!(b - a >= 128.max(std::mem::size_of::<T>()));
+        }
+    }
+    check::<u8>();
+    check::<[u64; 20]>();
 }

@@ -48,17 +48,17 @@ pub enum Insert {
 /// only when first written, and a rebuild that writes the table front to
 /// back holds the new table's pages only as it reaches them (see
 /// [`Visited::grow`]).
-pub(super) const EMPTY: u32 = 0;
+const EMPTY: u32 = 0;
 
 /// No index, in the recent-states cache.
-pub(super) const NO_INDEX: u32 = u32::MAX;
+const NO_INDEX: u32 = u32::MAX;
 
 /// Parent bits of a link; the top 3 bits hold the action.
-pub(super) const PARENT: u32 = (1 << 29) - 1;
+const PARENT: u32 = (1 << 29) - 1;
 
 /// Bits of a slot that hold the state's index.
-pub(super) const INDEX_BITS: u32 = 27;
-pub(super) const INDEX: u32 = (1 << INDEX_BITS) - 1;
+const INDEX_BITS: u32 = 27;
+const INDEX: u32 = (1 << INDEX_BITS) - 1;
 
 /// How many low bits of a fingerprint the set keeps.
 const KEPT_BITS: u32 = 80;
@@ -69,16 +69,16 @@ pub const KEPT: u128 = (1 << KEPT_BITS) - 1;
 /// The tag of a fingerprint: the top 5 of its kept bits (independent of the
 /// low 64 bits that pick the slot).
 #[inline]
-pub(super) fn tag(fp: u128) -> u32 {
+fn tag(fp: u128) -> u32 {
     ((fp >> (KEPT_BITS - (32 - INDEX_BITS))) as u32) & ((1 << (32 - INDEX_BITS)) - 1)
 }
 
 /// A kept fingerprint as stored: five half-words, so a state costs 10
 /// bytes (and entries need no alignment beyond 2).
-pub(super) type Stored = [u16; 5];
+type Stored = [u16; 5];
 
 #[inline]
-pub(super) fn pack(fp: u128) -> Stored {
+fn pack(fp: u128) -> Stored {
     [
         fp as u16,
         (fp >> 16) as u16,
@@ -89,7 +89,7 @@ pub(super) fn pack(fp: u128) -> Stored {
 }
 
 #[inline]
-pub(super) fn unpack(f: Stored) -> u128 {
+fn unpack(f: Stored) -> u128 {
     f.iter()
         .rev()
         .fold(0u128, |acc, &h| acc << 16 | u128::from(h))
@@ -98,7 +98,7 @@ pub(super) fn unpack(f: Stored) -> u128 {
 /// The slot probed after `i` in a table of `len` slots (the first after
 /// the last).
 #[inline]
-pub(super) fn next_slot(i: usize, len: usize) -> usize {
+fn next_slot(i: usize, len: usize) -> usize {
     if i + 1 == len { 0 } else { i + 1 }
 }
 
@@ -107,7 +107,7 @@ pub(super) fn next_slot(i: usize, len: usize) -> usize {
 /// slots of a table are in order of the fingerprints' low bits, which a
 /// rebuild uses).
 #[inline]
-pub(super) fn home(fp: u128, len: usize) -> usize {
+fn home(fp: u128, len: usize) -> usize {
     ((u128::from(fp as u64) * len as u128) >> 64) as usize
 }
 
@@ -119,20 +119,20 @@ pub(super) fn home(fp: u128, len: usize) -> usize {
 /// are long; 3 tag bits were measured to cost a fingerprint read on most
 /// lookups.)
 #[inline]
-pub(super) fn slot_of(index: u32, fp: u128) -> u32 {
+fn slot_of(index: u32, fp: u128) -> u32 {
     !(index | tag(fp) << INDEX_BITS)
 }
 
 /// The index a slot of a state holds.
 #[inline]
-pub(super) fn index_of(slot: u32) -> u32 {
+fn index_of(slot: u32) -> u32 {
     !slot & INDEX
 }
 
 /// Whether a slot of a state holds `fp`'s tag (an [`EMPTY`] slot is
 /// checked for first).
 #[inline]
-pub(super) fn tag_matches(slot: u32, fp: u128) -> bool {
+fn tag_matches(slot: u32, fp: u128) -> bool {
     !slot >> INDEX_BITS == tag(fp)
 }
 
@@ -160,12 +160,12 @@ pub struct Visited {
 /// cache; measured: larger caches were slower, missing there themselves).
 /// A small table gets a cache an eighth of its size, so a search of a few
 /// dozen states does not pay for clearing 128 KiB.
-pub(super) const RECENT: usize = 1 << 12;
+const RECENT: usize = 1 << 12;
 
 /// The table size from which the recent-states cache is kept: below it
 /// the table and the fingerprints fit in the L2 cache themselves, so the
 /// cache would cost memory (up to 4.5 bytes per state) and save nothing.
-pub(super) const RECENT_FROM: usize = 1 << 17;
+const RECENT_FROM: usize = 1 << 17;
 
 /// The table size below which the table grows by half rather than
 /// doubling. Grown by half, slots cost at most 6.9 bytes a state instead
@@ -173,7 +173,7 @@ pub(super) const RECENT_FROM: usize = 1 << 17;
 /// cache that made the crowded searches 12% slower (module comment);
 /// within the L2 cache the longer runs cost next to nothing, and searches
 /// of up to a hundred thousand states keep within 32 bytes a state.
-pub(super) const GROW_BY_HALF_BELOW: usize = 1 << 17;
+const GROW_BY_HALF_BELOW: usize = 1 << 17;
 
 /// How many slots ahead a rebuild prefetches the fingerprints it reads.
 const GROW_AHEAD: usize = 16;
@@ -197,7 +197,7 @@ const RELEASE_STEP: usize = 1 << 10;
 /// zeroed pages there if they are touched again: for a part of a table
 /// that will not be read again. Only memory, never results: where the
 /// call is not available or fails, the pages stay.
-pub(super) fn release(done: &mut [u32]) {
+fn release(done: &mut [u32]) {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: sysconf reads a constant of the system.
@@ -229,7 +229,7 @@ pub(super) fn release(done: &mut [u32]) {
 /// The states held before the table is built: a set this small is
 /// searched by comparing fingerprints one by one (a few cache lines), so
 /// a search of a handful of states pays for its states alone.
-pub(super) const SCAN: usize = 16;
+const SCAN: usize = 16;
 
 /// The recent-states cache for a table of `slots` slots (none when small).
 fn recent_cache(slots: usize) -> Vec<(Stored, u32)> {
@@ -241,94 +241,8 @@ fn recent_cache(slots: usize) -> Vec<(Stored, u32)> {
 }
 
 #[inline]
-pub(super) fn recent_slot(fp: u128, len: usize) -> usize {
+fn recent_slot(fp: u128, len: usize) -> usize {
     ((fp >> 64) as usize) & (len - 1)
-}
-
-/// Starts loading the fingerprint of state `index`. Only a hint.
-#[inline]
-pub(super) fn prefetch_entry(fingerprints: &[Stored], index: u32) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(f) = fingerprints.get(index as usize) {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: a prefetch never faults nor reads into the program, and
-        // SSE, which it needs, is part of the x86_64 baseline.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((f as *const Stored).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (fingerprints, index);
-}
-
-/// Starts loading slot `i` of `slots`. Only a hint.
-#[inline]
-pub(super) fn prefetch_slot(slots: &[u32], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(slot) = slots.get(i) {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: as in `prefetch_entry`.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((slot as *const u32).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (slots, i);
-}
-
-/// Writes `slot` (of a state whose fingerprint is `fp`) into the first
-/// empty slot of its run in `slots`.
-#[inline]
-pub(super) fn place(slots: &mut [u32], slot: u32, fp: u128) {
-    let size = slots.len();
-    let mut i = home(fp, size);
-    while slots[i] != EMPTY {
-        i = next_slot(i, size);
-    }
-    slots[i] = slot;
-}
-
-/// The table `old` (not empty) rebuilt at `size` slots, its states'
-/// fingerprints read from `fingerprints`.
-///
-/// The old table is walked in slot order, from the start of a run: since
-/// a slot is picked by scaling the fingerprint's low bits, the states come
-/// nearly in order of their new slots, so the new table is written front
-/// to back rather than at random, and the fingerprint reads, independent
-/// of one another, are prefetched ahead.
-///
-/// Both tables are never whole in memory at once: the new one is zeroed
-/// memory whose pages the kernel provides as the walk first writes them,
-/// and the old one's pages are given back ([`release`]) as the walk
-/// leaves them behind. So a rebuild holds about the new table's bytes,
-/// which is what the set counts from then on, instead of the old and new
-/// together (on a search of 74 M states, 311 MiB over the counted bytes at
-/// the last doubling).
-pub(super) fn rebuild(mut old: Vec<u32>, size: usize, fingerprints: &[Stored]) -> Vec<u32> {
-    let len = old.len();
-    let mut slots = vec![EMPTY; size];
-    let start = old.iter().position(|&s| s == EMPTY).unwrap_or(0);
-    let releases = len * 4 >= RELEASE_FROM;
-    // The old table's slots below this one (from `start`) are given back.
-    let mut kept_from = start;
-    for (k, i) in (start..len).chain(0..start).enumerate() {
-        if k + GROW_AHEAD < len {
-            let ahead = i + GROW_AHEAD;
-            let later = old[if ahead >= len { ahead - len } else { ahead }];
-            if later != EMPTY {
-                prefetch_entry(fingerprints, index_of(later));
-            }
-        }
-        let slot = old[i];
-        if slot != EMPTY {
-            let fp = unpack(fingerprints[index_of(slot) as usize]);
-            place(&mut slots, slot, fp);
-        }
-        // Only the walk's first stretch (`start` to the end, nearly all of
-        // it) is given back: its slots are read once, in order, and the
-        // lookahead reads beyond `i` only.
-        if releases && i + 1 == kept_from + RELEASE_STEP {
-            release(&mut old[kept_from..=i]);
-            kept_from = i + 1;
-        }
-    }
-    slots
 }
 
 impl Default for Visited {
@@ -521,7 +435,7 @@ impl Visited {
             return;
         };
         if slot != EMPTY && tag_matches(slot, fp) {
-            prefetch_entry(&self.fingerprints, index_of(slot));
+            self.prefetch_entry(index_of(slot));
         }
     }
 
@@ -529,8 +443,19 @@ impl Visited {
     /// cache, twice as large beyond (see [`GROW_BY_HALF_BELOW`]); half as
     /// large again at every size for a [`Visited::compact`] set.
     ///
-    /// The rebuild holds about the new table's bytes, not the old and the
-    /// new together ([`rebuild`]).
+    /// The old table is walked in slot order, from the start of a run:
+    /// since a slot is picked by scaling the fingerprint's low bits, the
+    /// states come nearly in order of their new slots, so the new table is
+    /// written front to back rather than at random, and the fingerprint
+    /// reads, independent of one another, are prefetched ahead.
+    ///
+    /// Both tables are never whole in memory at once: the new one is zeroed
+    /// memory whose pages the kernel provides as the walk first writes them,
+    /// and the old one's pages are given back ([`release`]) as the walk
+    /// leaves them behind. So a rebuild holds about the new table's bytes,
+    /// which is what [`Visited::bytes`] counts from then on, instead of the
+    /// old and new together (on a search of 74 M states, 311 MiB over the
+    /// counted bytes at the last doubling).
     fn grow(&mut self) {
         let len = self.slots.len();
         let size = if len < GROW_BY_HALF_BELOW || self.compact {
@@ -539,20 +464,65 @@ impl Visited {
             len * 2
         }
         .max(2 * SCAN);
-        let old = std::mem::take(&mut self.slots);
-        self.slots = if old.is_empty() {
-            let mut slots = vec![EMPTY; size];
+        let mut slots = vec![EMPTY; size];
+        let place = |slots: &mut [u32], slot: u32, fp: u128| {
+            let mut i = home(fp, size);
+            while slots[i] != EMPTY {
+                i = next_slot(i, size);
+            }
+            slots[i] = slot;
+        };
+        let mut old = std::mem::take(&mut self.slots);
+        if old.is_empty() {
             for (index, &f) in self.fingerprints.iter().enumerate() {
                 let fp = unpack(f);
                 place(&mut slots, slot_of(index as u32, fp), fp);
             }
-            slots
         } else {
-            rebuild(old, size, &self.fingerprints)
-        };
+            let start = old.iter().position(|&s| s == EMPTY).unwrap_or(0);
+            let releases = len * 4 >= RELEASE_FROM;
+            // The old table's slots below this one (from `start`) are given back.
+            let mut kept_from = start;
+            for (k, i) in (start..len).chain(0..start).enumerate() {
+                if k + GROW_AHEAD < len {
+                    let ahead = i + GROW_AHEAD;
+                    let later = old[if ahead >= len { ahead - len } else { ahead }];
+                    if later != EMPTY {
+                        self.prefetch_entry(index_of(later));
+                    }
+                }
+                let slot = old[i];
+                if slot != EMPTY {
+                    let fp = unpack(self.fingerprints[index_of(slot) as usize]);
+                    place(&mut slots, slot, fp);
+                }
+                // Only the walk's first stretch (`start` to the end, nearly
+                // all of it) is given back: its slots are read once, in
+                // order, and the lookahead reads beyond `i` only.
+                if releases && i + 1 == kept_from + RELEASE_STEP {
+                    release(&mut old[kept_from..=i]);
+                    kept_from = i + 1;
+                }
+            }
+        }
+        drop(old);
+        self.slots = slots;
         if self.recent.is_empty() && size >= RECENT_FROM {
             self.recent = recent_cache(size);
         }
+    }
+
+    /// Starts loading the fingerprint of state `index`. Only a hint.
+    #[inline]
+    fn prefetch_entry(&self, index: u32) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = self.fingerprints.get(index as usize) {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: as in `prefetch`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((f as *const Stored).cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = index;
     }
 
     /// The actions from the root to state `index`.
