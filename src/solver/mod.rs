@@ -465,8 +465,11 @@ const PARALLEL_CHUNKS: usize = 1;
 
 /// Chunks expanded ahead of the merge, per thread: enough that a thread
 /// rarely waits for the merge, few enough that the chunks' buffers stay a
-/// few megabytes.
-const AHEAD: usize = 3;
+/// few megabytes. (Three were enough while the merging thread was the one
+/// that limited; once the threads' copies of the space were apart, the
+/// other thread waited for a full window 15% of a search, and six ahead
+/// measured faster: `docs/performance.md`, sixteenth round.)
+const AHEAD: usize = 6;
 
 /// How many units after its own a unit's segment is counted (see
 /// [`Run::count`]): far enough behind the merge that the threads have
