@@ -147,6 +147,8 @@ struct Totals {
     unsolved: usize,
     limit: usize,
     timeout: usize,
+    /// LIMIT or TIMEOUT, with a winning route found (not proven shortest).
+    found: usize,
     longer: usize,
     expanded: u64,
     secs: f64,
@@ -231,11 +233,11 @@ fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut T
         }
         Verdict::Limit => {
             totals.limit += 1;
-            "LIMIT".into()
+            format!("LIMIT{}", found(game, &out, best, totals))
         }
         Verdict::Cancelled => {
             totals.timeout += 1;
-            "TIMEOUT".into()
+            format!("TIMEOUT{}", found(game, &out, best, totals))
         }
     };
     let all_cores = match parallel {
@@ -279,14 +281,56 @@ fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut T
     totals.worst_rss = totals.worst_rss.max(rss);
 }
 
+/// What a search that ended without its answer found anyway: a winning
+/// route replayed on the engine to check it, against the best known length.
+fn found(game: &Game, out: &Outcome, best: Option<usize>, totals: &mut Totals) -> String {
+    let Some(route) = &out.found else {
+        return String::new();
+    };
+    if !wins(game, route) {
+        return ", a route found that does NOT WIN".into();
+    }
+    totals.found += 1;
+    let k = route.len();
+    let known = match best {
+        Some(b) if k > b => format!(", LONGER than the best known {b}"),
+        Some(b) => format!(", best known {b}"),
+        None => String::new(),
+    };
+    format!(
+        ", a route of {k} found (shortest {}..={k}{known})",
+        out.depth.min(k as u32)
+    )
+}
+
+/// Whether `route` (action indices) wins `game` on its last step and not before.
+fn wins(game: &Game, route: &[u8]) -> bool {
+    let space = LevelSpace::new(game, Constraints::default());
+    let (mut state, mut next) = (Vec::new(), Vec::new());
+    space.start(&mut state);
+    for (k, &action) in route.iter().enumerate() {
+        space.enter(&state);
+        next.clear();
+        let Some(turn) = space.step(&state, usize::from(action), &mut next) else {
+            return false;
+        };
+        if turn.won {
+            return k + 1 == route.len();
+        }
+        std::mem::swap(&mut state, &mut next);
+    }
+    false
+}
+
 fn summary(set: &str, t: &Totals) {
     println!(
-        "== {set}: {} levels: {} solved, {} unsolved, {} LIMIT, {} TIMEOUT{}; {} states in {:.1} s, {:.0}/s; ratio to raw inserts {:.1}%; worst {:.1} B/state, worst peak rss {:.0} MiB; all cores {:.2}x{}\n",
+        "== {set}: {} levels: {} solved, {} unsolved, {} LIMIT, {} TIMEOUT ({} of them with a route found){}; {} states in {:.1} s, {:.0}/s; ratio to raw inserts {:.1}%; worst {:.1} B/state, worst peak rss {:.0} MiB; all cores {:.2}x{}\n",
         t.levels,
         t.solved,
         t.unsolved,
         t.limit,
         t.timeout,
+        t.found,
         if t.longer > 0 {
             format!(", {} LONGER than the best known", t.longer)
         } else {

@@ -28,6 +28,7 @@ fn broken_levels_each_give_their_code() {
         ("short", "M405"),
         ("needless", "M408"),
         ("too-big", "M402"),
+        ("big-but-winnable", "M402"),
         ("ragged", "M416"),
         ("standing", "M412"),
     ] {
@@ -39,6 +40,50 @@ fn broken_levels_each_give_their_code() {
         );
     }
     insta::assert_snapshot!("check_broken_human", out);
+}
+
+/// A search out of budget still says whether the level can be won when
+/// the satisficing pass found a route: the route, which replays to a win,
+/// and how short the shortest could be; without one it says it isn't known.
+#[test]
+fn limit_reports_a_route_found_without_the_shortest() {
+    let (_, out, _) = miauc(&["check", BROKEN, "--jobs", "1"]);
+    let line = |level: &str| {
+        out.lines()
+            .find(|l| l.contains("[M402]") && l.contains(&format!("Level {level}:")))
+            .unwrap_or_else(|| panic!("no M402 for {level}:\n{out}"))
+            .to_string()
+    };
+    let big = line("big-but-winnable");
+    assert!(
+        big.contains("the shortest route isn't known: the level can be won in"),
+        "{big}"
+    );
+    let route = big
+        .split(" steps (")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .expect("the route in parentheses");
+    let (code, replay, _) = miauc(&[
+        "replay",
+        BROKEN,
+        "--level",
+        "big-but-winnable",
+        "--moves",
+        route,
+    ]);
+    assert_eq!(code, 0, "{replay}");
+    assert_eq!(
+        field(&replay, "result"),
+        Some(format!("won in {} turns", route.len()).as_str()),
+        "{replay}"
+    );
+    assert!(line("too-big").contains("it isn't known whether the level can be won"));
+    // `solve` prints the route found, in its own field.
+    let (code, solved, _) = miauc(&["solve", BROKEN, "--level", "big-but-winnable"]);
+    assert_eq!(code, 1, "{solved}");
+    assert_eq!(field(&solved, "result"), Some("limit"));
+    assert_eq!(field(&solved, "found"), Some(route), "{solved}");
 }
 
 #[test]

@@ -105,6 +105,10 @@ struct Ctx<'a> {
     jobs: usize,
     cancel: &'a AtomicBool,
     report: LevelReport,
+    /// The winning route the last search's satisficing pass found when it
+    /// ended without its answer ([`crate::solver::Outcome::found`]), and
+    /// the depth the search had reached.
+    found: Option<(Vec<u8>, u32)>,
 }
 
 impl Ctx<'_> {
@@ -142,6 +146,7 @@ impl Ctx<'_> {
             self.cancel,
             progress,
         );
+        self.found = out.found.clone().map(|r| (r, out.depth));
         let figures = SearchFigures {
             kind,
             verdict: out.verdict.clone(),
@@ -271,6 +276,7 @@ pub fn check_level(
         memory: options.memory,
         jobs: options.search_jobs,
         cancel,
+        found: None,
         report: LevelReport {
             level: level.id.text.clone(),
             index,
@@ -342,10 +348,23 @@ pub fn check_level(
             return finish(cx);
         }
         Verdict::Limit => {
-            cx.limit(
-                &SearchKind::Solve,
-                "it isn't known whether the level can be won",
-            );
+            // A route found without the shortest one still settles
+            // whether the level can be won.
+            let consequence = match cx.found.take() {
+                Some((route, depth)) => {
+                    let text = cx.text(&route);
+                    let shorter = match depth.min(route.len() as u32) {
+                        0 | 1 => String::new(),
+                        d => format!(", and none of fewer than {d} steps exists"),
+                    };
+                    format!(
+                        "the shortest route isn't known: the level can be won in {} steps ({text}){shorter}",
+                        route.len()
+                    )
+                }
+                None => "it isn't known whether the level can be won".to_string(),
+            };
+            cx.limit(&SearchKind::Solve, &consequence);
             return finish(cx);
         }
         Verdict::Cancelled => return finish(cx),

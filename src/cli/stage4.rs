@@ -720,6 +720,13 @@ pub fn solve(args: &SolveArgs) -> u8 {
         .as_deref()
         .map(|r| check::rules_at_win(&game, r))
         .unwrap_or_default();
+    // A route the satisficing pass found when the shortest one wasn't:
+    // the level can be won, in this many steps or fewer.
+    let found = out
+        .found
+        .as_deref()
+        .filter(|_| route.is_none())
+        .map(|r| route_text(&inputs, r));
     let rate = out.expanded as f64 / secs;
     let mib = out.peak_bytes as f64 / f64::from(1u32 << 20);
     let mut o = std::io::stdout().lock();
@@ -733,6 +740,15 @@ pub fn solve(args: &SolveArgs) -> u8 {
             }
             if let Some(l) = &limit {
                 let _ = writeln!(o, "limit: {l}");
+            }
+            if let Some(f) = &found {
+                let _ = writeln!(o, "found: {f}");
+                let _ = writeln!(
+                    o,
+                    "found steps: {} (a winning route, not proven shortest; none of fewer than {} steps exists)",
+                    f.len(),
+                    out.depth.min(f.len() as u32)
+                );
             }
             let _ = writeln!(o, "search: {search}");
             let _ = writeln!(
@@ -755,6 +771,8 @@ pub fn solve(args: &SolveArgs) -> u8 {
                 "route": route,
                 "steps": route.as_ref().map(String::len),
                 "limit": limit,
+                "found": found,
+                "foundSteps": found.as_ref().map(String::len),
                 "search": search,
                 "expanded": out.expanded,
                 "stored": out.stored,

@@ -238,11 +238,39 @@ impl Space for LevelSpace<'_> {
     }
 }
 
+/// The nodes of the satisficing pass run before a plain solve over pushes
+/// ([`super::pushes::satisfice`]): enough for the routes it finds on most
+/// sealed rooms, under a second where it finds none; the push search then
+/// looks only for shorter routes.
+pub const SATISFICE_FIRST: u64 = 50_000;
+
+/// The states of the satisficing pass run before a plain solve over moves
+/// ([`super::satisfice`]). The move search gains nothing from a bound, so
+/// this pass only serves a search stopped by its caller (a timeout): kept
+/// small, since it costs a crowded board's exhaustive proof a few tenths
+/// of a second when it finds nothing.
+pub const SATISFICE_FIRST_MOVES: u64 = 5_000;
+
+/// The nodes of the satisficing pass run after a plain solve that ended in
+/// LIMIT without a route: the state budget's place, now the shortest route
+/// is out of reach (its byte cap is the memory cap's).
+pub const SATISFICE_AFTER: u64 = 8_000_000;
+
 /// Searches `game` under `constraints`: the push search ([`super::pushes`])
 /// where it applies, else [`super::search`] on a [`LevelSpace`], with a
 /// start state excluded by a forbid search counting as exhausted. `jobs`
 /// threads expand each layer of the move search; the result is the one of
 /// one thread.
+///
+/// The plain solve (no constraints) also looks for any winning route
+/// ([`super::satisfice`]): first with [`SATISFICE_FIRST`] nodes (pushes) or
+/// [`SATISFICE_FIRST_MOVES`] states (moves), so that the push search can
+/// stop at its length and a search stopped by the caller still has it,
+/// then, if the shortest-route search ran out of
+/// budget without one, with [`SATISFICE_AFTER`]. What it finds is in
+/// [`Outcome::found`] when the verdict is LIMIT (or cancelled); the
+/// verdict itself is always the shortest-route search's. Each pass stays
+/// within the state budget and the memory cap of `limits`.
 pub fn search_level(
     game: &Game,
     constraints: Constraints,
@@ -251,13 +279,39 @@ pub fn search_level(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
+    let plain = constraints == Constraints::default();
     let space = LevelSpace::new(game, constraints);
     if !space.start_excluded()
         && let Some(pushes) = space.push_space()
     {
-        return super::pushes::search(&pushes, limits, cancel, progress);
+        let pass = |nodes: u64| {
+            super::pushes::satisfice(&pushes, nodes.min(limits.states), limits.memory, cancel)
+        };
+        let known = if plain { pass(SATISFICE_FIRST) } else { None };
+        let mut out = super::pushes::search(&pushes, limits, known, cancel, progress);
+        if plain && out.verdict == Verdict::Limit && out.found.is_none() {
+            out.found = pass(SATISFICE_AFTER);
+        }
+        return out;
     }
-    search_space(&space, limits, jobs, cancel, progress)
+    let guide = super::satisfice::LevelGuide::new(game);
+    let pass = |nodes: u64| {
+        let nodes = nodes.min(limits.states);
+        super::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
+    };
+    let known = if plain && !space.start_excluded() {
+        pass(SATISFICE_FIRST_MOVES)
+    } else {
+        None
+    };
+    let mut out = search_space(&space, limits, jobs, cancel, progress);
+    if matches!(out.verdict, Verdict::Limit | Verdict::Cancelled) {
+        out.found = known;
+        if plain && out.verdict == Verdict::Limit && out.found.is_none() {
+            out.found = pass(SATISFICE_AFTER);
+        }
+    }
+    out
 }
 
 /// [`search_level`] over moves whatever the level: the plain search the
@@ -297,6 +351,7 @@ fn search_space(
             peak_bytes: 0,
             visited_bytes: 0,
             limit: None,
+            found: None,
         };
     }
     super::search(space, limits, jobs, cancel, progress)
@@ -465,6 +520,55 @@ mod tests {
         }
     }
 
+    /// Whether `route` wins `game` on its last step and not before.
+    fn wins(game: &Game, route: &[u8]) -> bool {
+        let text = route_text(
+            LevelSpace::new(game, Constraints::default()).inputs(),
+            route,
+        );
+        text.len() == route.len()
+            && matches!(
+                crate::check::replay_route(game, &text),
+                crate::check::Replay::Wins(_)
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+        /// The satisficing search, left to run to the end, against the
+        /// plain BFS: a route exactly when the level can be won, which
+        /// replays to a win on the engine and is no shorter than the
+        /// shortest; nothing on a level that can't be won.
+        #[test]
+        fn satisficing_finds_a_winning_route_exactly_when_one_exists(
+            b in board(),
+            tick in any::<bool>(),
+            rocks_push in any::<bool>(),
+        ) {
+            let b = if rocks_push { format!("ROCK IS PUSH\n{b}") } else { b };
+            let mut level = testkit::level(&b);
+            if tick {
+                testkit::automaton(&mut level, "shuttle", "TICK", Some("MOUSE"), 0, "LR");
+            }
+            let game = Game::new(&level);
+            let Ok(plain) = naive(&game, 4_000, None) else {
+                return Ok(());
+            };
+            let space = LevelSpace::new(&game, Constraints::default());
+            let guide = super::super::satisfice::LevelGuide::new(&game);
+            let cancel = AtomicBool::new(false);
+            let found = super::super::satisfice::satisfice(&space, &guide, u64::MAX, usize::MAX, &cancel);
+            match (&plain.route, &found) {
+                (None, None) => {}
+                (Some(shortest), Some(route)) => {
+                    prop_assert!(wins(&game, route), "{route:?} doesn't win on\n{b}");
+                    prop_assert!(route.len() >= shortest.len());
+                }
+                (e, f) => prop_assert!(false, "naive {e:?}, satisficing {f:?} on\n{b}"),
+            }
+        }
+    }
+
     /// Sealed Sokoban rooms: fixed rule words, a walled room of crates,
     /// docks and one player, where the dead-state analysis applies.
     fn sokoban_room() -> impl Strategy<Value = String> {
@@ -621,6 +725,39 @@ mod tests {
         #[test]
         fn the_push_search_finds_a_shortest_route(b in sokoban_room()) {
             push_search_agrees(&b)?;
+        }
+
+        /// The satisficing search over pushes, run to the end: a route
+        /// exactly when the room can be won, which replays to a win and is
+        /// no shorter than the shortest; and the push search bounded by it
+        /// finds a route of the shortest length, as it does unbounded.
+        #[test]
+        fn satisficing_over_pushes_wins_and_bounds_the_push_search(b in sokoban_room()) {
+            let game = sokoban_game(&b);
+            let space = LevelSpace::new(&game, Constraints::default());
+            let Some(pushes) = space.push_space() else {
+                return Ok(());
+            };
+            let Ok(plain) = naive(&game, 20_000, None) else {
+                return Ok(());
+            };
+            let cancel = AtomicBool::new(false);
+            let found = super::super::pushes::satisfice(&pushes, u64::MAX, usize::MAX, &cancel);
+            let (Some(shortest), Some(route)) = (&plain.route, &found) else {
+                prop_assert!(plain.route.is_none() && found.is_none(), "naive {:?}, satisficing {:?} on\n{}", plain.route, found, b);
+                return Ok(());
+            };
+            prop_assert!(wins(&game, route), "{route:?} doesn't win on\n{b}");
+            prop_assert!(route.len() >= shortest.len());
+            for known in [None, Some(route.clone())] {
+                let out = super::super::pushes::search(&pushes, Limits::default(), known, &cancel, &mut |_| {});
+                let Verdict::Solved(r) = &out.verdict else {
+                    prop_assert!(false, "{:?} on\n{}", out.verdict, b);
+                    return Ok(());
+                };
+                prop_assert_eq!(r.len(), shortest.len());
+                prop_assert!(wins(&game, r));
+            }
         }
 
         /// The same on mirror-symmetric rooms, where the push search keeps

@@ -23,6 +23,7 @@ pub mod level;
 pub mod matching;
 pub mod pool;
 pub mod pushes;
+pub mod satisfice;
 pub mod subsets;
 pub mod visited;
 
@@ -151,6 +152,11 @@ pub struct Outcome {
     pub visited_bytes: usize,
     /// For [`Verdict::Limit`], the limit that ran out.
     pub limit: Option<LimitKind>,
+    /// For [`Verdict::Limit`] and [`Verdict::Cancelled`]: a winning route
+    /// the satisficing search found ([`satisfice`]), which proves the level
+    /// can be won but not that no shorter route exists (the shortest is
+    /// longer than `depth` moves less one and no longer than this).
+    pub found: Option<Vec<u8>>,
 }
 
 /// Progress reported between layers and every few thousand states.
@@ -366,6 +372,7 @@ impl Run<'_> {
             peak_bytes: self.peak,
             visited_bytes: self.visited.bytes(),
             limit,
+            found: None,
         }
     }
 

@@ -51,7 +51,8 @@ use super::subsets::Subsets;
 use super::visited::{self, Insert, Visited};
 use super::{LimitKind, Limits, Outcome, Progress, Verdict, fingerprint, memory_allows, pool};
 use crate::engine::{EntId, Game, Input, Rules, Scratch, State, Tok, TurnReport, TurnResult};
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// No cell: a move off the board or into something that refuses it.
@@ -1330,10 +1331,24 @@ impl MovesTo {
 pub fn search(
     space: &PushSpace,
     limits: Limits,
+    known: Option<Vec<u8>>,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
     pool::search_starts();
+    // A known route (a satisficing one, `satisfice`) bounds the search:
+    // only routes shorter than it are looked for, and when none is found
+    // it is a shortest one. A search that stops early reports it as found.
+    let upper = known.as_ref().map(|r| r.len() as u32);
+    let beaten = |best: &Option<(u32, u32, Leg)>, b: u32| {
+        best.map(|(m, ..)| m).or(upper).is_some_and(|m| b >= m)
+    };
+    let with_found = |mut out: Outcome| {
+        if matches!(out.verdict, Verdict::Limit | Verdict::Cancelled) {
+            out.found.clone_from(&known);
+        }
+        out
+    };
     // A node costs microseconds, an insert a fraction of one: the set's
     // bytes matter more here than its probe runs.
     let mut visited = Visited::compact();
@@ -1398,7 +1413,7 @@ pub fn search(
     let (mut parent_sets, mut sets) = (Vec::new(), Vec::new());
     let mut kept = Vec::new();
     while let Some(((bound, _), nodes)) = pending.pop_first() {
-        if best.is_some_and(|(moves, ..)| bound >= moves) {
+        if beaten(&best, bound) {
             pending_bytes -= nodes.bytes();
             break;
         }
@@ -1447,24 +1462,31 @@ pub fn search(
             moves_to.settle(index);
             if expanded >= limits.states {
                 let used = bytes(&visited, &moves_to, pending_bytes);
-                return ended(
+                return with_found(ended(
                     Verdict::Limit,
                     Some(LimitKind::States),
                     &visited,
                     expanded,
                     depth,
                     peak.max(used),
-                );
+                ));
             }
             expanded += 1;
             if expanded.is_multiple_of(1024) {
                 let used = bytes(&visited, &moves_to, pending_bytes);
                 peak = peak.max(used);
                 if cancel.load(Ordering::Relaxed) {
-                    return ended(Verdict::Cancelled, None, &visited, expanded, depth, peak);
+                    return with_found(ended(
+                        Verdict::Cancelled,
+                        None,
+                        &visited,
+                        expanded,
+                        depth,
+                        peak,
+                    ));
                 }
                 if let Err((verdict, limit)) = memory_allows(used, visited.len(), &limits) {
-                    return ended(verdict, limit, &visited, expanded, depth, peak);
+                    return with_found(ended(verdict, limit, &visited, expanded, depth, peak));
                 }
                 if expanded.is_multiple_of(4096) {
                     progress(Progress {
@@ -1489,7 +1511,7 @@ pub fn search(
                     let inherited = left.saturating_sub(leg.walk + 1);
                     moves + space.estimate(next, &mut scratch).max(inherited)
                 };
-                if best.is_some_and(|(m, ..)| bound >= m) {
+                if beaten(&best, bound) {
                     return;
                 }
                 if leg.won {
@@ -1532,7 +1554,7 @@ pub fn search(
                     past,
                     image: which,
                 } = s;
-                if best.is_some_and(|(m, ..)| bound >= m) {
+                if beaten(&best, bound) {
                     continue;
                 }
                 let at = match visited.insert(fp, index, dir) {
@@ -1556,7 +1578,7 @@ pub fn search(
                     moves_to.settle(at);
                     continue;
                 }
-                if best.is_some_and(|(m, ..)| moves + left >= m) {
+                if beaten(&best, moves + left) {
                     continue;
                 }
                 kept.clear();
@@ -1581,7 +1603,10 @@ pub fn search(
     }
     peak = peak.max(bytes(&visited, &moves_to, pending_bytes));
     let Some((moves, index, leg)) = best else {
-        return ended(Verdict::Unsolved, None, &visited, expanded, depth, peak);
+        // Nothing shorter than the known route: it is a shortest one.
+        let verdict = known.map_or(Verdict::Unsolved, Verdict::Solved);
+        let depth = upper.unwrap_or(depth);
+        return ended(verdict, None, &visited, expanded, depth, peak);
     };
     let route = route(space, &visited, index, leg, &mut work);
     debug_assert_eq!(route.len(), moves as usize);
@@ -1593,6 +1618,140 @@ pub fn search(
         moves,
         peak,
     )
+}
+
+/// A winning route found by a best-first search over pushes, not
+/// necessarily a shortest one, or `None` when none wins, or `max_nodes`
+/// nodes were expanded, or the nodes kept came to `max_bytes`, or the
+/// search was cancelled first.
+///
+/// Nodes are taken by novelty first (a node holding a PUSH thing on a
+/// cell, or the player in a cell, that no node of its bound has had
+/// before), then by the assignment bound ([`PushSpace::bound`]), then in
+/// the order they were found: best-first width search, which finds
+/// routes in open rooms where taking nodes by the bound alone keeps
+/// shuffling the same crates. Deterministic: ties go by order found.
+pub fn satisfice(
+    space: &PushSpace,
+    max_nodes: u64,
+    max_bytes: usize,
+    cancel: &AtomicBool,
+) -> Option<Vec<u8>> {
+    let mut work = Work::default();
+    let start = space.start_key()?;
+    let width = start.len();
+    // Every node found: its key (as the push left it, not its least
+    // image, so each parent-to-child step is one of `legs`) and parent.
+    let mut keys: Vec<u32> = start.clone();
+    let mut parents: Vec<u32> = vec![u32::MAX];
+    let mut seen: HashSet<u128> = HashSet::new();
+    seen.insert(space.fingerprint(&start));
+    let first = space.bound(&start, &mut work);
+    if first >= UNREACHABLE || space.frozen_dead(&start, &mut work) {
+        return None;
+    }
+    // Novelty: (bound, atom) pairs met so far; an atom is a PUSH thing's
+    // cell, or the player's cell offset past them.
+    let mut met: HashSet<(u32, u32)> = HashSet::new();
+    let cells = space.cells as u32;
+    let novel = |met: &mut HashSet<(u32, u32)>, bound: u32, key: &[u32]| {
+        let mut new = met.insert((bound, cells + key[0]));
+        for &c in &key[1..] {
+            new |= met.insert((bound, c));
+        }
+        new
+    };
+    novel(&mut met, first, &start);
+    let mut open = BinaryHeap::new();
+    open.push(Reverse((false, first, 0u32)));
+    let mut expanded = 0u64;
+    let mut key = start.clone();
+    let mut found: Vec<(Key, bool)> = Vec::new();
+    while let Some(Reverse((_, _, index))) = open.pop() {
+        if expanded >= max_nodes {
+            return None;
+        }
+        if expanded.is_multiple_of(1024) {
+            let bytes = keys.capacity() * 4
+                + parents.capacity() * 4
+                + seen.capacity() * 24
+                + met.capacity() * 12
+                + open.capacity() * 16;
+            if cancel.load(Ordering::Relaxed) || bytes >= max_bytes {
+                return None;
+            }
+        }
+        expanded += 1;
+        let at = index as usize * width;
+        key.clear();
+        key.extend_from_slice(&keys[at..at + width]);
+        found.clear();
+        space.legs(&key, &mut work, |leg, next| {
+            found.push((next.clone(), leg.won))
+        });
+        for (next, won) in &found {
+            if *won {
+                let mut chain = vec![index];
+                while let Some(&p) = chain.last().and_then(|&i| parents.get(i as usize)) {
+                    if p == u32::MAX {
+                        break;
+                    }
+                    chain.push(p);
+                }
+                chain.reverse();
+                return Some(replay(space, &keys, width, &chain, next, &mut work));
+            }
+            if !seen.insert(space.fingerprint(next)) || space.frozen_dead(next, &mut work) {
+                continue;
+            }
+            let bound = space.bound(next, &mut work);
+            if bound >= UNREACHABLE {
+                continue;
+            }
+            let new = novel(&mut met, bound, next);
+            keys.extend_from_slice(next);
+            parents.push(index);
+            open.push(Reverse((!new, bound, parents.len() as u32 - 1)));
+        }
+    }
+    None
+}
+
+/// The moves of a chain of nodes found by [`satisfice`] (each a push's
+/// successor of the one before, as `legs` gave it), then the push into
+/// `last`: each leg's walk and push, the shortest walk where several
+/// pushes give the same node.
+fn replay(
+    space: &PushSpace,
+    keys: &[u32],
+    width: usize,
+    chain: &[u32],
+    last: &[u32],
+    work: &mut Work,
+) -> Vec<u8> {
+    let node = |i: u32| &keys[i as usize * width..(i as usize + 1) * width];
+    let mut route = Vec::new();
+    let targets = chain[1..]
+        .iter()
+        .map(|&i| node(i))
+        .chain(std::iter::once(last));
+    let mut key: Key = node(chain[0]).to_vec();
+    for want in targets {
+        let mut leg_found: Option<Leg> = None;
+        space.legs(&key, work, |leg, k| {
+            if k.as_slice() == want && leg_found.is_none_or(|f| leg.walk < f.walk) {
+                leg_found = Some(leg);
+            }
+        });
+        let Some(leg) = leg_found else {
+            debug_assert!(false, "a satisficing chain that does not replay");
+            return route;
+        };
+        space.walk_to(leg.from, work, &mut route);
+        route.push(leg.dir);
+        key = want.to_vec();
+    }
+    route
 }
 
 fn ended(
@@ -1611,6 +1770,7 @@ fn ended(
         peak_bytes: peak.max(visited.bytes()),
         visited_bytes: visited.bytes(),
         limit,
+        found: None,
     }
 }
 
@@ -2047,6 +2207,7 @@ mod tests {
         let out = search(
             &space,
             Limits::default(),
+            None,
             &AtomicBool::new(false),
             &mut |_| {},
         );

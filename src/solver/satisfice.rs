@@ -1,0 +1,295 @@
+//! The satisficing search: a winning route, not necessarily a shortest one.
+//!
+//! Stage 4's verdicts are about the shortest route, and a search that runs
+//! out of budget before finding it ends in LIMIT, which says nothing about
+//! whether the level can be won. On the levels where that happens (crowded
+//! boards, long solutions) a route is often easy to find when no one asks
+//! for it to be shortest. This search finds one: it proves the level can be
+//! won, bounds the shortest route from above, and lets the shortest-route
+//! search of the push fragment stop at that bound.
+//!
+//! **The order.** Best-first width search: states are taken first by
+//! *novelty* (a state is novel when it makes true an atom, a thing in a
+//! cell or a rule active, that no state of its estimate made true before),
+//! then by a [`Guide`]'s estimate of the moves left, then in the order they
+//! were found. Novelty keeps the search spreading over the board where the
+//! estimate is flat (a rule still to be formed), and the estimate pulls it
+//! towards the win where it is not. Ties go by order found, so a route is
+//! the same on every machine and for every `jobs`.
+//!
+//! **Storage.** States are kept as their differences from the start (most
+//! of a crowded board never moves), with their parent and action; the
+//! visited set holds full 128-bit fingerprints. A search stops at its node
+//! budget or its byte cap, whichever comes first, without an answer.
+
+use super::Space;
+use super::fingerprint;
+use crate::engine::{Class, Game, State, Tok};
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What a satisficing search knows of a state beyond its words.
+pub trait Guide {
+    /// An estimate of the moves from packed state `s` to a win (any number:
+    /// smaller is nearer; it need not be a lower bound), with the state's
+    /// atoms appended to `atoms` (small numbers naming facts of the state,
+    /// for novelty).
+    fn judge(&self, s: &[u32], atoms: &mut Vec<u32>) -> u32;
+}
+
+/// The stored states: each as its differences from the start.
+struct Store {
+    start: Vec<u32>,
+    /// (word index, word) pairs, state after state.
+    diffs: Vec<(u32, u32)>,
+    /// Per state, the end of its pairs in `diffs`.
+    ends: Vec<u32>,
+    /// Per state, its parent and the action from it (the start: `u32::MAX`).
+    parents: Vec<(u32, u8)>,
+}
+
+impl Store {
+    fn push(&mut self, s: &[u32], parent: u32, action: u8) -> u32 {
+        for (i, (&a, &b)) in s.iter().zip(&self.start).enumerate() {
+            if a != b {
+                self.diffs.push((i as u32, a));
+            }
+        }
+        self.ends.push(self.diffs.len() as u32);
+        self.parents.push((parent, action));
+        (self.ends.len() - 1) as u32
+    }
+
+    fn load(&self, i: u32, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend_from_slice(&self.start);
+        let i = i as usize;
+        let from = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        for &(k, w) in &self.diffs[from..self.ends[i] as usize] {
+            out[k as usize] = w;
+        }
+    }
+
+    fn route(&self, mut i: u32) -> Vec<u8> {
+        let mut route = Vec::new();
+        while let Some(&(parent, action)) = self.parents.get(i as usize) {
+            if parent == u32::MAX {
+                break;
+            }
+            route.push(action);
+            i = parent;
+        }
+        route.reverse();
+        route
+    }
+
+    fn bytes(&self) -> usize {
+        self.diffs.capacity() * 8 + self.ends.capacity() * 4 + self.parents.capacity() * 8
+    }
+}
+
+/// Atoms met so far, each with the estimate of the state that met it.
+#[derive(Default)]
+struct Novelty {
+    met: HashSet<(u32, u32)>,
+}
+
+impl Novelty {
+    /// Whether a state of estimate `h` with `atoms` is novel (and records them).
+    fn novel(&mut self, h: u32, atoms: &[u32]) -> bool {
+        let mut new = false;
+        for &a in atoms {
+            new |= self.met.insert((h, a));
+        }
+        new
+    }
+
+    fn bytes(&self) -> usize {
+        self.met.capacity() * 12
+    }
+}
+
+/// A winning route of `space` (action indices), found best-first as the
+/// module describes, or `None` when none wins, or `max_states` states were
+/// expanded, or the stored states came to `max_bytes`, or `cancel` was set.
+/// Pruned turns have no successor, as in the shortest-route search.
+pub fn satisfice<S: Space, G: Guide>(
+    space: &S,
+    guide: &G,
+    max_states: u64,
+    max_bytes: usize,
+    cancel: &AtomicBool,
+) -> Option<Vec<u8>> {
+    let mut start = Vec::new();
+    space.start(&mut start);
+    let mut store = Store {
+        start: start.clone(),
+        diffs: Vec::new(),
+        ends: Vec::new(),
+        parents: Vec::new(),
+    };
+    store.push(&start, u32::MAX, 0);
+    let mut seen: HashSet<u128> = HashSet::new();
+    seen.insert(fingerprint::of_words(&start));
+    let mut novelty = Novelty::default();
+    let mut atoms = Vec::new();
+    let h = guide.judge(&start, &mut atoms);
+    novelty.novel(h, &atoms);
+    // (not novel, estimate, order found): the least first.
+    let mut open = BinaryHeap::new();
+    open.push(Reverse((false, h, 0u32)));
+    let (mut state, mut next) = (Vec::new(), Vec::new());
+    let mut expanded = 0u64;
+    while let Some(Reverse((_, _, i))) = open.pop() {
+        if expanded >= max_states {
+            return None;
+        }
+        if expanded.is_multiple_of(1024) {
+            let bytes =
+                store.bytes() + seen.capacity() * 24 + open.capacity() * 12 + novelty.bytes();
+            if cancel.load(Ordering::Relaxed) || bytes >= max_bytes {
+                return None;
+            }
+        }
+        expanded += 1;
+        store.load(i, &mut state);
+        space.enter(&state);
+        for action in 0..space.action_count() {
+            next.clear();
+            let Some(turn) = space.step(&state, action, &mut next) else {
+                continue;
+            };
+            if turn.won {
+                let mut route = store.route(i);
+                route.push(action as u8);
+                return Some(route);
+            }
+            if turn.pruned || !seen.insert(fingerprint::of_words(&next)) {
+                continue;
+            }
+            atoms.clear();
+            let h = guide.judge(&next, &mut atoms);
+            let new = novelty.novel(h, &atoms);
+            let j = store.push(&next, i, action as u8);
+            open.push(Reverse((!new, h, j)));
+        }
+    }
+    None
+}
+
+/// The engine's [`Guide`] for a level's move search.
+///
+/// The estimate is the least of: the distance from a YOU thing to a WIN
+/// thing (a win is a YOU thing on a WIN thing); twice the distances from
+/// each GOAL thing to its nearest PUSH thing, plus the player's distance
+/// to the nearest PUSH thing (a win covers every GOAL thing); and, with an
+/// offset, the distances that would line up a noun word, an IS word and a
+/// WIN word into a rule (a level whose win is still to be written). Atoms
+/// are each thing's cell and each active rule.
+pub struct LevelGuide<'g> {
+    game: &'g Game,
+    state: RefCell<State>,
+    bits: (u64, u64, u64, u64),
+}
+
+impl<'g> LevelGuide<'g> {
+    /// The guide of `game`'s levels.
+    pub fn new(game: &'g Game) -> Self {
+        let bit = |name: &str| game.tok(name).map_or(0, |t| game.vocab.prop_bit(t));
+        LevelGuide {
+            game,
+            state: RefCell::new(game.reset().0),
+            bits: (bit("YOU"), bit("WIN"), bit("GOAL"), bit("PUSH")),
+        }
+    }
+
+    fn class(&self, t: Tok) -> Class {
+        self.game.vocab.class(t)
+    }
+}
+
+/// Taxicab distance between two cells.
+fn taxicab(a: (i32, i32), b: (i32, i32)) -> u32 {
+    a.0.abs_diff(b.0) + a.1.abs_diff(b.1)
+}
+
+/// Offset of the rule-forming estimate: a win already possible on the board
+/// comes first.
+const FORMING: u32 = 20;
+
+/// What an estimate is when no YOU thing is left: never a win.
+const HOPELESS: u32 = 1 << 20;
+
+impl Guide for LevelGuide<'_> {
+    fn judge(&self, s: &[u32], atoms: &mut Vec<u32>) -> u32 {
+        let (you_bit, win_bit, goal_bit, push_bit) = self.bits;
+        let mut state = self.state.borrow_mut();
+        state.load_words(s);
+        let rules = self.game.rules(&state);
+        let props = self.game.props_under(&rules, &state);
+        let (mut you, mut win, mut goal, mut push) = (vec![], vec![], vec![], vec![]);
+        let (mut nouns, mut is, mut wins) = (vec![], vec![], vec![]);
+        for (e, info) in self.game.ents.iter().enumerate() {
+            let Some((x, y)) = Game::cell_in(s, e as u16) else {
+                continue;
+            };
+            atoms.push((e as u32) << 16 | u32::from(y) << 8 | u32::from(x));
+            let at = (i32::from(x), i32::from(y));
+            let p = props[e];
+            for (bit, list) in [
+                (you_bit, &mut you),
+                (win_bit, &mut win),
+                (goal_bit, &mut goal),
+                (push_bit, &mut push),
+            ] {
+                if p & bit != 0 {
+                    list.push(at);
+                }
+            }
+            if info.word
+                && let Some(t) = self.game.noun(&state, e as u16)
+            {
+                match self.class(t) {
+                    Class::Is => is.push(at),
+                    Class::Prop(_) if self.game.vocab.prop_bit(t) & win_bit != 0 => wins.push(at),
+                    Class::Noun => nouns.push(at),
+                    _ => {}
+                }
+            }
+        }
+        for &(subject, predicate) in &rules.pairs {
+            atoms.push(1 << 31 | u32::from(subject) << 15 | u32::from(predicate));
+        }
+        if you.is_empty() {
+            return HOPELESS;
+        }
+        let nearest =
+            |from: (i32, i32), to: &[(i32, i32)]| to.iter().map(|&t| taxicab(from, t)).min();
+        let mut best = HOPELESS;
+        for &y in &you {
+            best = best.min(nearest(y, &win).unwrap_or(HOPELESS));
+        }
+        if !goal.is_empty() && !push.is_empty() {
+            let apart: u32 = goal.iter().filter_map(|&g| nearest(g, &push)).sum();
+            let reach = you
+                .iter()
+                .filter_map(|&y| nearest(y, &push))
+                .min()
+                .unwrap_or(0);
+            best = best.min(2 * apart + reach);
+        }
+        for &i in &is {
+            for (dx, dy) in [(1, 0), (0, 1)] {
+                let noun = nearest((i.0 - dx, i.1 - dy), &nouns);
+                let prop = nearest((i.0 + dx, i.1 + dy), &wins);
+                if let (Some(a), Some(b)) = (noun, prop) {
+                    let reach = you.iter().map(|&y| taxicab(y, i)).min().unwrap_or(0);
+                    best = best.min(FORMING + 3 * (a + b) + reach / 2);
+                }
+            }
+        }
+        best
+    }
+}
