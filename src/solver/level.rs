@@ -238,6 +238,10 @@ impl Space for LevelSpace<'_> {
     }
 }
 
+/// The states (or push nodes) of a first, small run of the plain solve:
+/// a level it decides gets no satisficing pass at all.
+pub const SATISFICE_PROBE: u64 = 100_000;
+
 /// The nodes of the satisficing pass run before a plain solve over pushes
 /// ([`super::pushes::satisfice`]): enough for the routes it finds on most
 /// sealed rooms, under a second where it finds none; the push search then
@@ -263,10 +267,12 @@ pub const SATISFICE_AFTER: u64 = 8_000_000;
 /// one thread.
 ///
 /// The plain solve (no constraints) also looks for any winning route
-/// ([`super::satisfice`]): first with [`SATISFICE_FIRST`] nodes (pushes) or
-/// [`SATISFICE_FIRST_MOVES`] states (moves), so that the push search can
-/// stop at its length and a search stopped by the caller still has it,
-/// then, if the shortest-route search ran out of
+/// ([`super::satisfice`]) on levels it doesn't decide within
+/// [`SATISFICE_PROBE`] states: first with [`SATISFICE_FIRST`] nodes
+/// (pushes) or [`SATISFICE_FIRST_MOVES`] states (moves), before the
+/// search runs again in full, so that the push search can stop at the
+/// route's length and a search stopped by the caller still has it; then,
+/// if the shortest-route search ran out of
 /// budget without one, with [`SATISFICE_AFTER`]. What it finds is in
 /// [`Outcome::found`] when the verdict is LIMIT (or cancelled); the
 /// verdict itself is always the shortest-route search's. Each pass stays
@@ -281,35 +287,52 @@ pub fn search_level(
 ) -> Outcome {
     let plain = constraints == Constraints::default();
     let space = LevelSpace::new(game, constraints);
+    // A level the search decides within `SATISFICE_PROBE` states gets no
+    // satisficing pass: the search runs once more, in full, only when
+    // that first run ran out (the same search, so a level it decides gets
+    // the same result either way, and a small one pays nothing).
+    let probe = Limits {
+        states: limits.states.min(SATISFICE_PROBE),
+        ..limits
+    };
+    let settled = |out: &Outcome| out.verdict != Verdict::Limit || probe.states == limits.states;
     if !space.start_excluded()
         && let Some(pushes) = space.push_space()
     {
         let pass = |nodes: u64| {
             super::pushes::satisfice(&pushes, nodes.min(limits.states), limits.memory, cancel)
         };
-        let known = if plain { pass(SATISFICE_FIRST) } else { None };
-        let mut out = super::pushes::search(&pushes, limits, known, cancel, progress);
-        if plain && out.verdict == Verdict::Limit && out.found.is_none() {
+        let mut out = super::pushes::search(&pushes, probe, None, cancel, progress);
+        if !plain {
+            return out;
+        }
+        if !settled(&out) {
+            let known = pass(SATISFICE_FIRST);
+            out = super::pushes::search(&pushes, limits, known, cancel, progress);
+        }
+        if out.verdict == Verdict::Limit && out.found.is_none() {
             out.found = pass(SATISFICE_AFTER);
         }
         return out;
+    }
+    if !plain || space.start_excluded() {
+        return search_space(&space, limits, jobs, cancel, progress);
     }
     let guide = super::satisfice::LevelGuide::new(game);
     let pass = |nodes: u64| {
         let nodes = nodes.min(limits.states);
         super::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
     };
-    let known = if plain && !space.start_excluded() {
-        pass(SATISFICE_FIRST_MOVES)
-    } else {
-        None
-    };
-    let mut out = search_space(&space, limits, jobs, cancel, progress);
-    if matches!(out.verdict, Verdict::Limit | Verdict::Cancelled) {
-        out.found = known;
-        if plain && out.verdict == Verdict::Limit && out.found.is_none() {
-            out.found = pass(SATISFICE_AFTER);
+    let mut out = search_space(&space, probe, jobs, cancel, progress);
+    if !settled(&out) {
+        let known = pass(SATISFICE_FIRST_MOVES);
+        out = search_space(&space, limits, jobs, cancel, progress);
+        if matches!(out.verdict, Verdict::Limit | Verdict::Cancelled) {
+            out.found = known;
         }
+    }
+    if out.verdict == Verdict::Limit && out.found.is_none() {
+        out.found = pass(SATISFICE_AFTER);
     }
     out
 }
@@ -925,6 +948,35 @@ mod limits {
         // per state that whole states would cost.
         let per_state = out.peak_bytes as f64 / out.stored as f64;
         assert!(per_state < 64.0, "{per_state}");
+    }
+
+    /// A level the first, small run doesn't decide is searched again in
+    /// full after the satisficing pass: the result is the plain search's,
+    /// verdict and counts (here an open room with no win, exhausted).
+    #[test]
+    fn a_search_past_the_probe_is_the_plain_search() {
+        {
+            let game = Game::new(&testkit::level(ROOM));
+            let run = |full: bool| {
+                let search = if full { search_level } else { search_moves };
+                search(
+                    &game,
+                    Constraints::default(),
+                    Limits::default(),
+                    1,
+                    &AtomicBool::new(false),
+                    &mut |_| {},
+                )
+            };
+            let (level, moves) = (run(true), run(false));
+            assert!(moves.expanded > SATISFICE_PROBE, "{}", moves.expanded);
+            assert_eq!(level.verdict, moves.verdict);
+            assert_eq!(
+                (level.expanded, level.stored),
+                (moves.expanded, moves.stored)
+            );
+            assert_eq!(level.found, None);
+        }
     }
 
     /// The default budget is the memory cap's worth of states.
