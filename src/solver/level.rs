@@ -238,9 +238,15 @@ impl Space for LevelSpace<'_> {
     }
 }
 
-/// The states (or push nodes) of a first, small run of the plain solve:
-/// a level it decides gets no satisficing pass at all.
-pub const SATISFICE_PROBE: u64 = 100_000;
+/// The push nodes of a first, small run of the plain solve over pushes: a
+/// level it decides gets no satisficing pass at all.
+pub const SATISFICE_PROBE: u64 = 20_000;
+
+/// The states of a first run of the plain solve over moves, the same for
+/// the move search: a level it decides gets no satisficing pass, and one
+/// that goes on pays for the run again (a fraction of a second at this
+/// size, small beside the searches that need the pass).
+pub const SATISFICE_PROBE_MOVES: u64 = 1_000_000;
 
 /// The nodes of the satisficing pass run before a plain solve over pushes
 /// ([`super::pushes::satisfice`]): enough for the routes it finds on most
@@ -268,7 +274,7 @@ pub const SATISFICE_AFTER: u64 = 8_000_000;
 ///
 /// The plain solve (no constraints) also looks for any winning route
 /// ([`super::satisfice`]) on levels it doesn't decide within
-/// [`SATISFICE_PROBE`] states: first with [`SATISFICE_FIRST`] nodes
+/// [`SATISFICE_PROBE`] push nodes or [`SATISFICE_PROBE_MOVES`] states: first with [`SATISFICE_FIRST`] nodes
 /// (pushes) or [`SATISFICE_FIRST_MOVES`] states (moves), before the
 /// search runs again in full, so that the push search can stop at the
 /// route's length and a search stopped by the caller still has it; then,
@@ -285,28 +291,45 @@ pub fn search_level(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
+    let probes = (SATISFICE_PROBE, SATISFICE_PROBE_MOVES);
+    probed_search(game, constraints, limits, probes, jobs, cancel, progress)
+}
+
+/// [`search_level`] with first runs of `probes` (push nodes, move states).
+fn probed_search(
+    game: &Game,
+    constraints: Constraints,
+    limits: Limits,
+    probes: (u64, u64),
+    jobs: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
     let plain = constraints == Constraints::default();
     let space = LevelSpace::new(game, constraints);
-    // A level the search decides within `SATISFICE_PROBE` states gets no
+    // A level the search decides within a probe's states gets no
     // satisficing pass: the search runs once more, in full, only when
     // that first run ran out (the same search, so a level it decides gets
     // the same result either way, and a small one pays nothing).
-    let probe = Limits {
-        states: limits.states.min(SATISFICE_PROBE),
+    let probe = |states: u64| Limits {
+        states: limits.states.min(states),
         ..limits
     };
-    let settled = |out: &Outcome| out.verdict != Verdict::Limit || probe.states == limits.states;
+    let settled = |out: &Outcome, probe: Limits| {
+        out.verdict != Verdict::Limit || probe.states == limits.states
+    };
     if !space.start_excluded()
         && let Some(pushes) = space.push_space()
     {
         let pass = |nodes: u64| {
             super::pushes::satisfice(&pushes, nodes.min(limits.states), limits.memory, cancel)
         };
-        let mut out = super::pushes::search(&pushes, probe, None, cancel, progress);
+        let first = probe(probes.0);
+        let mut out = super::pushes::search(&pushes, first, None, cancel, progress);
         if !plain {
             return out;
         }
-        if !settled(&out) {
+        if !settled(&out, first) {
             let known = pass(SATISFICE_FIRST);
             out = super::pushes::search(&pushes, limits, known, cancel, progress);
         }
@@ -323,8 +346,9 @@ pub fn search_level(
         let nodes = nodes.min(limits.states);
         super::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
     };
-    let mut out = search_space(&space, probe, jobs, cancel, progress);
-    if !settled(&out) {
+    let first = probe(probes.1);
+    let mut out = search_space(&space, first, jobs, cancel, progress);
+    if !settled(&out, first) {
         let known = pass(SATISFICE_FIRST_MOVES);
         out = search_space(&space, limits, jobs, cancel, progress);
         if matches!(out.verdict, Verdict::Limit | Verdict::Cancelled) {
@@ -837,6 +861,27 @@ mod tests {
             }
             (e, v) => prop_assert!(false, "naive {e:?}, push search {v:?} on\n{b}"),
         }
+        // Past a first run of two nodes: the satisficing pass, then the
+        // push search below its route, which finds the same length.
+        let cancel = AtomicBool::new(false);
+        let none = Constraints::default();
+        let probed = probed_search(
+            &game,
+            none,
+            Limits::default(),
+            (2, 2),
+            1,
+            &cancel,
+            &mut |_| {},
+        );
+        match (&one.verdict, &probed.verdict) {
+            (Verdict::Unsolved, Verdict::Unsolved) => {}
+            (Verdict::Solved(a), Verdict::Solved(p)) => {
+                prop_assert_eq!(a.len(), p.len(), "on\n{}", b);
+                prop_assert!(wins(&game, p), "{:?} doesn't win on\n{}", p, b);
+            }
+            (o, p) => prop_assert!(false, "{o:?} unprobed, {p:?} probed on\n{b}"),
+        }
         for jobs in [2, 3] {
             let other = run(jobs);
             prop_assert_eq!(&other.verdict, &one.verdict);
@@ -957,19 +1002,12 @@ mod limits {
     fn a_search_past_the_probe_is_the_plain_search() {
         {
             let game = Game::new(&testkit::level(ROOM));
-            let run = |full: bool| {
-                let search = if full { search_level } else { search_moves };
-                search(
-                    &game,
-                    Constraints::default(),
-                    Limits::default(),
-                    1,
-                    &AtomicBool::new(false),
-                    &mut |_| {},
-                )
-            };
-            let (level, moves) = (run(true), run(false));
-            assert!(moves.expanded > SATISFICE_PROBE, "{}", moves.expanded);
+            let cancel = AtomicBool::new(false);
+            let (limits, probes) = (Limits::default(), (1000, 1000));
+            let none = Constraints::default;
+            let level = probed_search(&game, none(), limits, probes, 1, &cancel, &mut |_| {});
+            let moves = search_moves(&game, none(), limits, 1, &cancel, &mut |_| {});
+            assert!(moves.expanded > probes.1, "{}", moves.expanded);
             assert_eq!(level.verdict, moves.verdict);
             assert_eq!(
                 (level.expanded, level.stored),
