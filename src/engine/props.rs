@@ -106,6 +106,34 @@ impl Game {
         self.parse(&sc.ents, &mut sc.ps, true)
     }
 
+    /// The rules of a settled state and every entity's property set (into
+    /// `props`), through `sc`'s parse cache: what a search's estimate reads
+    /// of each state it judges, without a parse allocated per state.
+    pub(crate) fn rules_and_props(
+        &self,
+        s: &State,
+        sc: &mut Scratch,
+        props: &mut Vec<u64>,
+    ) -> Arc<Rules> {
+        s.unpack_into(
+            self.ents.len(),
+            self.automata.len(),
+            &mut sc.ents,
+            &mut sc.phases,
+        );
+        let rules = self.parse_cached(sc);
+        props.clear();
+        props.extend((0..self.ents.len()).map(|i| {
+            let e = s.ent(i);
+            if e.alive() {
+                self.ent_props(&rules, i, &e)
+            } else {
+                0
+            }
+        }));
+        rules
+    }
+
     /// The property set of every entity in a settled state, as bits of the
     /// level's property words (see [`Game::prop_names`]); removed entities: 0.
     pub fn props(&self, s: &State) -> Vec<u64> {

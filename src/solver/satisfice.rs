@@ -24,7 +24,7 @@
 
 use super::Space;
 use super::fingerprint;
-use crate::engine::{Class, Game, State, Tok};
+use crate::engine::{Class, Game, Scratch, State, Tok};
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
@@ -190,7 +190,8 @@ pub fn satisfice<S: Space, G: Guide>(
 /// are each thing's cell and each active rule.
 pub struct LevelGuide<'g> {
     game: &'g Game,
-    state: RefCell<State>,
+    /// The state judged, the engine's buffers and the property sets.
+    work: RefCell<(State, Scratch, Vec<u64>)>,
     bits: (u64, u64, u64, u64),
 }
 
@@ -200,7 +201,7 @@ impl<'g> LevelGuide<'g> {
         let bit = |name: &str| game.tok(name).map_or(0, |t| game.vocab.prop_bit(t));
         LevelGuide {
             game,
-            state: RefCell::new(game.reset().0),
+            work: RefCell::new((game.reset().0, Scratch::default(), Vec::new())),
             bits: (bit("YOU"), bit("WIN"), bit("GOAL"), bit("PUSH")),
         }
     }
@@ -225,10 +226,10 @@ const HOPELESS: u32 = 1 << 20;
 impl Guide for LevelGuide<'_> {
     fn judge(&self, s: &[u32], atoms: &mut Vec<u32>) -> u32 {
         let (you_bit, win_bit, goal_bit, push_bit) = self.bits;
-        let mut state = self.state.borrow_mut();
+        let mut work = self.work.borrow_mut();
+        let (state, scratch, props) = &mut *work;
         state.load_words(s);
-        let rules = self.game.rules(&state);
-        let props = self.game.props_under(&rules, &state);
+        let rules = self.game.rules_and_props(state, scratch, props);
         let (mut you, mut win, mut goal, mut push) = (vec![], vec![], vec![], vec![]);
         let (mut nouns, mut is, mut wins) = (vec![], vec![], vec![]);
         for (e, info) in self.game.ents.iter().enumerate() {
@@ -249,7 +250,7 @@ impl Guide for LevelGuide<'_> {
                 }
             }
             if info.word
-                && let Some(t) = self.game.noun(&state, e as u16)
+                && let Some(t) = self.game.noun(state, e as u16)
             {
                 match self.class(t) {
                     Class::Is => is.push(at),
