@@ -139,6 +139,26 @@ impl<'g> LevelSpace<'g> {
         PushSpace::new(self.game, &self.start, &rules, dead)
     }
 
+    /// Whether `route` (action indices) wins on its last turn and not
+    /// before: a satisficing route is checked so, turn by turn on the
+    /// engine, before anything reports it.
+    pub fn wins(&self, route: &[u8]) -> bool {
+        let (mut state, mut next) = (Vec::new(), Vec::new());
+        self.start(&mut state);
+        for (k, &action) in route.iter().enumerate() {
+            self.enter(&state);
+            next.clear();
+            let Some(turn) = self.step(&state, usize::from(action), &mut next) else {
+                return false;
+            };
+            if turn.won {
+                return k + 1 == route.len();
+            }
+            std::mem::swap(&mut state, &mut next);
+        }
+        false
+    }
+
     /// Whether the start state itself is excluded: a forbidden rule is
     /// active at reset, or a kept one isn't.
     pub fn start_excluded(&self) -> bool {
@@ -323,6 +343,7 @@ fn probed_search(
     {
         let pass = |nodes: u64| {
             super::pushes::satisfice(&pushes, nodes.min(limits.states), limits.memory, cancel)
+                .filter(|route| space.wins(route))
         };
         let first = probe(probes.0);
         let mut out = super::pushes::search(&pushes, first, None, cancel, progress);
@@ -345,6 +366,7 @@ fn probed_search(
     let pass = |nodes: u64| {
         let nodes = nodes.min(limits.states);
         super::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
+            .filter(|route| space.wins(route))
     };
     let first = probe(probes.1);
     let mut out = search_space(&space, first, jobs, cancel, progress);
@@ -610,6 +632,9 @@ mod tests {
                 (Some(shortest), Some(route)) => {
                     prop_assert!(wins(&game, route), "{route:?} doesn't win on\n{b}");
                     prop_assert!(route.len() >= shortest.len());
+                    // The space's own check, which every reported route passes.
+                    prop_assert!(space.wins(route));
+                    prop_assert!(!space.wins(&route[..route.len() - 1]));
                 }
                 (e, f) => prop_assert!(false, "naive {e:?}, satisficing {f:?} on\n{b}"),
             }
