@@ -299,7 +299,7 @@ fn found(game: &Game, out: &Outcome, best: Option<usize>, totals: &mut Totals) -
     };
     format!(
         ", a route of {k} found (shortest {}..={k}{known})",
-        out.depth.min(k as u32)
+        out.fewest.min(k as u32)
     )
 }
 

@@ -107,7 +107,7 @@ struct Ctx<'a> {
     report: LevelReport,
     /// The winning route the last search's satisficing pass found when it
     /// ended without its answer ([`crate::solver::Outcome::found`]), and
-    /// the depth the search had reached.
+    /// the fewest steps a winning route can have ([`crate::solver::Outcome::fewest`]).
     found: Option<(Vec<u8>, u32)>,
 }
 
@@ -146,7 +146,7 @@ impl Ctx<'_> {
             self.cancel,
             progress,
         );
-        self.found = out.found.clone().map(|r| (r, out.depth));
+        self.found = out.found.clone().map(|r| (r, out.fewest));
         let figures = SearchFigures {
             kind,
             verdict: out.verdict.clone(),
@@ -351,10 +351,13 @@ pub fn check_level(
             // A route found without the shortest one still settles
             // whether the level can be won.
             let consequence = match cx.found.take() {
-                Some((route, depth)) => {
+                Some((route, fewest)) => {
                     let text = cx.text(&route);
-                    let shorter = match depth.min(route.len() as u32) {
+                    let shorter = match fewest.min(route.len() as u32) {
                         0 | 1 => String::new(),
+                        d if d as usize == route.len() => {
+                            ", and none of fewer steps exists, though the first such route in U D L R order isn't known".to_string()
+                        }
                         d => format!(", and none of fewer than {d} steps exists"),
                     };
                     format!(

@@ -743,12 +743,16 @@ pub fn solve(args: &SolveArgs) -> u8 {
             }
             if let Some(f) = &found {
                 let _ = writeln!(o, "found: {f}");
-                let _ = writeln!(
-                    o,
-                    "found steps: {} (a winning route, not proven shortest; none of fewer than {} steps exists)",
-                    f.len(),
-                    out.depth.min(f.len() as u32)
-                );
+                let fewest = out.fewest.min(f.len() as u32);
+                let why = if fewest as usize == f.len() {
+                    "none is shorter, though the first such route in U D L R order isn't known"
+                        .to_string()
+                } else {
+                    format!(
+                        "a winning route, not proven shortest; none of fewer than {fewest} steps exists"
+                    )
+                };
+                let _ = writeln!(o, "found steps: {} ({why})", f.len());
             }
             let _ = writeln!(o, "search: {search}");
             let _ = writeln!(

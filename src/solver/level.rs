@@ -421,6 +421,7 @@ fn search_space(
             visited_bytes: 0,
             limit: None,
             found: None,
+            fewest: 0,
         };
     }
     super::search(space, limits, jobs, cancel, progress)
@@ -635,6 +636,14 @@ mod tests {
                     // The space's own check, which every reported route passes.
                     prop_assert!(space.wins(route));
                     prop_assert!(!space.wins(&route[..route.len() - 1]));
+                    // A search stopped early never rules out the shortest.
+                    for states in [1, 2, 5, 20] {
+                        let limits = Limits { states, memory: 1 << 30 };
+                        let out = search_moves(&game, Constraints::default(), limits, 1, &cancel, &mut |_| {});
+                        if out.verdict == Verdict::Limit {
+                            prop_assert!(out.fewest as usize <= shortest.len(), "{} > {} on\n{}", out.fewest, shortest.len(), b);
+                        }
+                    }
                 }
                 (e, f) => prop_assert!(false, "naive {e:?}, satisficing {f:?} on\n{b}"),
             }
@@ -821,6 +830,13 @@ mod tests {
             };
             prop_assert!(wins(&game, route), "{route:?} doesn't win on\n{b}");
             prop_assert!(route.len() >= shortest.len());
+            for states in [1, 2, 5, 20] {
+                let limits = Limits { states, memory: 1 << 30 };
+                let out = super::super::pushes::search(&pushes, limits, None, &cancel, &mut |_| {});
+                if out.verdict == Verdict::Limit {
+                    prop_assert!(out.fewest as usize <= shortest.len(), "{} > {} on\n{}", out.fewest, shortest.len(), b);
+                }
+            }
             for known in [None, Some(route.clone())] {
                 let out = super::super::pushes::search(&pushes, Limits::default(), known, &cancel, &mut |_| {});
                 let Verdict::Solved(r) = &out.verdict else {

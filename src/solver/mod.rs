@@ -154,9 +154,14 @@ pub struct Outcome {
     pub limit: Option<LimitKind>,
     /// For [`Verdict::Limit`] and [`Verdict::Cancelled`]: a winning route
     /// the satisficing search found ([`satisfice`]), which proves the level
-    /// can be won but not that no shorter route exists (the shortest is
-    /// longer than `depth` moves less one and no longer than this).
+    /// can be won but not that no shorter route exists (the shortest has
+    /// from `fewest` steps to this route's length).
     pub found: Option<Vec<u8>>,
+    /// For [`Verdict::Limit`] and [`Verdict::Cancelled`]: no winning route
+    /// has fewer steps, as far as the search got (a breadth-first search
+    /// expanding layer `d` has ruled out every route of `d` steps or fewer;
+    /// the push search taking nodes of bound `b`, every one under `b`).
+    pub fewest: u32,
 }
 
 /// Progress reported between layers and every few thousand states.
@@ -373,6 +378,7 @@ impl Run<'_> {
             visited_bytes: self.visited.bytes(),
             limit,
             found: None,
+            fewest: self.depth + 1,
         }
     }
 

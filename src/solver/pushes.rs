@@ -1771,6 +1771,7 @@ fn ended(
         visited_bytes: visited.bytes(),
         limit,
         found: None,
+        fewest: depth,
     }
 }
 
