@@ -294,12 +294,12 @@ pub const SATISFICE_AFTER: u64 = 8_000_000;
 ///
 /// The plain solve (no constraints) also looks for any winning route
 /// ([`super::satisfice`]) on levels it doesn't decide within
-/// [`SATISFICE_PROBE`] push nodes or [`SATISFICE_PROBE_MOVES`] states: first with [`SATISFICE_FIRST`] nodes
-/// (pushes) or [`SATISFICE_FIRST_MOVES`] states (moves), before the
-/// search runs again in full, so that the push search can stop at the
-/// route's length and a search stopped by the caller still has it; then,
-/// if the shortest-route search ran out of
-/// budget without one, with [`SATISFICE_AFTER`]. What it finds is in
+/// [`SATISFICE_PROBE`] push nodes or [`SATISFICE_PROBE_MOVES`] states:
+/// first with [`SATISFICE_FIRST`] nodes (pushes) or
+/// [`SATISFICE_FIRST_MOVES`] states (moves), before the search runs again
+/// in full, so that the push search can stop at the route's length and a
+/// search stopped by the caller still has it; then, if the shortest-route
+/// search ran out of budget without one, with [`SATISFICE_AFTER`]. What it finds is in
 /// [`Outcome::found`] when the verdict is LIMIT (or cancelled); the
 /// verdict itself is always the shortest-route search's. Each pass stays
 /// within the state budget and the memory cap of `limits`.
@@ -345,11 +345,11 @@ fn probed_search(
             super::pushes::satisfice(&pushes, nodes.min(limits.states), limits.memory, cancel)
                 .filter(|route| space.wins(route))
         };
+        if !plain {
+            return super::pushes::search(&pushes, limits, None, cancel, progress);
+        }
         let first = probe(probes.0);
         let mut out = super::pushes::search(&pushes, first, None, cancel, progress);
-        if !plain {
-            return out;
-        }
         if !settled(&out, first) {
             let known = pass(SATISFICE_FIRST);
             out = super::pushes::search(&pushes, limits, known, cancel, progress);
@@ -923,6 +923,23 @@ mod tests {
             }
             (o, p) => prop_assert!(false, "{o:?} unprobed, {p:?} probed on\n{b}"),
         }
+        // A constrained search (words frozen: nothing to exclude here) is
+        // never cut to a first run: the same search as the plain one.
+        let frozen = Constraints {
+            words_frozen: true,
+            ..Constraints::default()
+        };
+        let held = probed_search(
+            &game,
+            frozen,
+            Limits::default(),
+            (2, 2),
+            1,
+            &cancel,
+            &mut |_| {},
+        );
+        prop_assert_eq!(&held.verdict, &one.verdict);
+        prop_assert_eq!((held.expanded, held.stored), (one.expanded, one.stored));
         for jobs in [2, 3] {
             let other = run(jobs);
             prop_assert_eq!(&other.verdict, &one.verdict);
