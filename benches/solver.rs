@@ -287,7 +287,7 @@ fn found(game: &Game, out: &Outcome, best: Option<usize>, totals: &mut Totals) -
     let Some(route) = &out.found else {
         return String::new();
     };
-    if !wins(game, route) {
+    if !LevelSpace::new(game, Constraints::default()).wins(route) {
         return ", a route found that does NOT WIN".into();
     }
     totals.found += 1;
@@ -301,25 +301,6 @@ fn found(game: &Game, out: &Outcome, best: Option<usize>, totals: &mut Totals) -
         ", a route of {k} found (shortest {}..={k}{known})",
         out.fewest.min(k as u32)
     )
-}
-
-/// Whether `route` (action indices) wins `game` on its last step and not before.
-fn wins(game: &Game, route: &[u8]) -> bool {
-    let space = LevelSpace::new(game, Constraints::default());
-    let (mut state, mut next) = (Vec::new(), Vec::new());
-    space.start(&mut state);
-    for (k, &action) in route.iter().enumerate() {
-        space.enter(&state);
-        next.clear();
-        let Some(turn) = space.step(&state, usize::from(action), &mut next) else {
-            return false;
-        };
-        if turn.won {
-            return k + 1 == route.len();
-        }
-        std::mem::swap(&mut state, &mut next);
-    }
-    false
 }
 
 fn summary(set: &str, t: &Totals) {

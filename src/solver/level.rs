@@ -568,6 +568,21 @@ mod tests {
         })
     }
 
+    /// The level of board `b`, with ROCK IS PUSH above it and a mouse on
+    /// an automaton when asked: the board as written, and its game.
+    fn random_game(b: String, tick: bool, rocks_push: bool) -> (String, Game) {
+        let b = if rocks_push {
+            format!("ROCK IS PUSH\n{b}")
+        } else {
+            b
+        };
+        let mut level = testkit::level(&b);
+        if tick {
+            testkit::automaton(&mut level, "shuttle", "TICK", Some("MOUSE"), 0, "LR");
+        }
+        (b, Game::new(&level))
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(96))]
         /// The solver, on one thread and on several, against the plain BFS:
@@ -577,12 +592,7 @@ mod tests {
         /// threads do split these layers.
         #[test]
         fn matches_a_naive_bfs_on_small_levels(b in board(), tick in any::<bool>(), rocks_push in any::<bool>()) {
-            let b = if rocks_push { format!("ROCK IS PUSH\n{b}") } else { b };
-            let mut level = testkit::level(&b);
-            if tick {
-                testkit::automaton(&mut level, "shuttle", "TICK", Some("MOUSE"), 0, "LR");
-            }
-            let game = Game::new(&level);
+            let (b, game) = random_game(b, tick, rocks_push);
             let Ok(plain) = naive(&game, 4_000, None) else {
                 return Ok(());
             };
@@ -615,12 +625,7 @@ mod tests {
             tick in any::<bool>(),
             rocks_push in any::<bool>(),
         ) {
-            let b = if rocks_push { format!("ROCK IS PUSH\n{b}") } else { b };
-            let mut level = testkit::level(&b);
-            if tick {
-                testkit::automaton(&mut level, "shuttle", "TICK", Some("MOUSE"), 0, "LR");
-            }
-            let game = Game::new(&level);
+            let (b, game) = random_game(b, tick, rocks_push);
             let Ok(plain) = naive(&game, 4_000, None) else {
                 return Ok(());
             };
