@@ -360,7 +360,7 @@ fn probed_search(
         return out;
     }
     if !plain || space.start_excluded() {
-        return search_space(&space, limits, jobs, cancel, progress);
+        return search_space(&space, limits, None, jobs, cancel, progress);
     }
     let guide = super::satisfice::LevelGuide::new(game);
     let pass = |nodes: u64| {
@@ -369,10 +369,13 @@ fn probed_search(
             .filter(|route| space.wins(route))
     };
     let first = probe(probes.1);
-    let mut out = search_space(&space, first, jobs, cancel, progress);
+    let mut out = search_space(&space, first, None, jobs, cancel, progress);
     if !settled(&out, first) {
+        // A route found bounds the search: its last layer is the one
+        // whose successors are as long, and isn't stored.
         let known = pass(SATISFICE_FIRST_MOVES);
-        out = search_space(&space, limits, jobs, cancel, progress);
+        let longest = known.as_ref().map(|route| route.len() as u32);
+        out = search_space(&space, limits, longest, jobs, cancel, progress);
         if matches!(out.verdict, Verdict::Limit | Verdict::Cancelled) {
             out.found = known;
         }
@@ -396,17 +399,20 @@ pub fn search_moves(
     search_space(
         &LevelSpace::new(game, constraints),
         limits,
+        None,
         jobs,
         cancel,
         progress,
     )
 }
 
-/// The move search of `space`, a start excluded by its constraints
+/// The move search of `space` for routes of at most `longest` steps
+/// ([`super::search_within`]), a start excluded by its constraints
 /// counting as exhausted.
 fn search_space(
     space: &LevelSpace,
     limits: Limits,
+    longest: Option<u32>,
     jobs: usize,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
@@ -424,7 +430,7 @@ fn search_space(
             fewest: 0,
         };
     }
-    super::search(space, limits, jobs, cancel, progress)
+    super::search_within(space, limits, longest, jobs, cancel, progress)
 }
 
 /// The letters of a route of action indices, for a space with `inputs`.
@@ -641,6 +647,24 @@ mod tests {
                     // The space's own check, which every reported route passes.
                     prop_assert!(space.wins(route));
                     prop_assert!(!space.wins(&route[..route.len() - 1]));
+                    // Bounded by the route found, or by the shortest, the
+                    // move search is the plain one up to its win, on one
+                    // thread or two; bounded below the shortest, it says
+                    // it found nothing rather than call the level unsolved.
+                    let limits = Limits { states: u64::MAX, memory: 1 << 30 };
+                    let whole = search_space(&space, limits, None, 1, &cancel, &mut |_| {});
+                    for (longest, jobs) in [(route.len(), 1), (shortest.len(), 2), (shortest.len(), 1)] {
+                        let bounded = search_space(&space, limits, Some(longest as u32), jobs, &cancel, &mut |_| {});
+                        prop_assert_eq!(&bounded.verdict, &whole.verdict);
+                        prop_assert_eq!(bounded.expanded, whole.expanded);
+                        prop_assert!(bounded.stored <= whole.stored);
+                    }
+                    if shortest.len() > 1 {
+                        let short = search_space(&space, limits, Some(shortest.len() as u32 - 1), 1, &cancel, &mut |_| {});
+                        prop_assert_eq!(short.verdict, Verdict::Limit);
+                        prop_assert_eq!(short.limit, None);
+                        prop_assert_eq!(short.fewest as usize, shortest.len());
+                    }
                     // A search stopped early never rules out the shortest.
                     for states in [1, 2, 5, 20] {
                         let limits = Limits { states, memory: 1 << 30 };
@@ -1078,6 +1102,41 @@ mod limits {
             );
             assert_eq!(level.found, None);
         }
+    }
+
+    /// Past the probe, the route the satisficing pass finds bounds the move
+    /// search: the same verdict, route and states expanded as the plain
+    /// search, and the last layer's successors never stored.
+    #[test]
+    fn a_route_found_bounds_the_search_past_the_probe() {
+        let level = "MIAU IS YOU . ROCK IS PUSH\n\
+                     # # # # # # # # # #\n\
+                     # . . . . . . . . #\n\
+                     # . r . . . . r . #\n\
+                     # . . . m . . . f #\n\
+                     # . r . . . . . . #\n\
+                     # # # # # # # # # #\n\
+                     WALL IS STOP . FLAG IS WIN";
+        let game = Game::new(&testkit::level(level));
+        let cancel = AtomicBool::new(false);
+        let (limits, probes) = (Limits::default(), (1000, 20));
+        let none = Constraints::default;
+        let bounded = probed_search(&game, none(), limits, probes, 1, &cancel, &mut |_| {});
+        let moves = search_moves(&game, none(), limits, 1, &cancel, &mut |_| {});
+        assert!(moves.expanded > probes.1, "{}", moves.expanded);
+        assert!(
+            matches!(moves.verdict, Verdict::Solved(_)),
+            "{:?}",
+            moves.verdict
+        );
+        assert_eq!(bounded.verdict, moves.verdict);
+        assert_eq!(bounded.expanded, moves.expanded);
+        assert!(
+            bounded.stored < moves.stored,
+            "{} stored, {} without the bound",
+            bounded.stored,
+            moves.stored
+        );
     }
 
     /// The default budget is the memory cap's worth of states.

@@ -215,10 +215,12 @@ fn encode(chunk: &Chunk, base: &Arc<[u32]>) -> Option<Layer> {
 }
 
 /// Expands unit `u` of `layer` into `out`: every state of the unit in
-/// order, each action in order, up to the first win. Reads only the layer,
+/// order, each action in order, up to the first win. On the `last` layer
+/// a search may take (see [`search_within`]) only wins matter: no
+/// successor is kept, so none is inserted or encoded. Reads only the layer,
 /// so units are expanded on any thread; what is new is decided when the
 /// units are merged, in order ([`Run::merge`]).
-fn expand<S: Space>(space: &S, layer: &Frontier, u: usize, out: &mut Chunk) {
+fn expand<S: Space>(space: &S, layer: &Frontier, u: usize, last: bool, out: &mut Chunk) {
     out.ends.clear();
     out.successors.clear();
     out.words.clear();
@@ -233,9 +235,9 @@ fn expand<S: Space>(space: &S, layer: &Frontier, u: usize, out: &mut Chunk) {
             let Some(turn) = space.step(words, action, &mut out.words) else {
                 continue;
             };
-            if turn.pruned || turn.won {
+            if turn.pruned || turn.won || last {
                 out.words.truncate(from);
-                if turn.pruned {
+                if turn.pruned || !turn.won {
                     continue;
                 }
                 out.won = Some((out.ends.len() as u32, action as u8));
@@ -524,6 +526,27 @@ pub fn search<S: Space + Clone + Send>(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
+    search_within(space, limits, None, jobs, cancel, progress)
+}
+
+/// [`search`] for routes of at most `longest` steps (`None`: any), given
+/// when a route that long is known to win. The layer whose successors
+/// are that long is the last: its successors are tested for a win and
+/// nothing else, neither inserted nor encoded, which spares the largest
+/// layer's memory and most of its time. Up to the win, the search is the
+/// one without the bound (the same states expanded in the same order, so
+/// the same verdict and route, and the same `expanded`); only `stored`
+/// leaves out the last layer's successors. Should that layer hold no win
+/// after all (the known route was not one of this space's), the outcome
+/// is a LIMIT naming no limit.
+pub(crate) fn search_within<S: Space + Clone + Send>(
+    space: &S,
+    limits: Limits,
+    longest: Option<u32>,
+    jobs: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
     pool::search_starts();
     // Small at first: a level of a few dozen states pays for a few dozen.
     let mut visited = Visited::with_capacity(0);
@@ -560,17 +583,24 @@ pub fn search<S: Space + Clone + Send>(
     while !frontier.is_empty() {
         run.report();
         let next_first = run.visited.len() as u32;
+        let last = longest.is_some_and(|k| run.depth + 1 >= k);
         // Threads start per layer, so a layer of a few units is expanded
         // here: starting them would cost more than they save.
         let ended = if jobs <= 1 || frontier.units() < PARALLEL_CHUNKS * jobs {
-            sequential_layer(space, &frontier, first, &base, &mut run, &mut chunk)
+            sequential_layer(space, &frontier, first, last, &base, &mut run, &mut chunk)
         } else {
             if workers.is_empty() {
                 workers = (0..jobs).map(|_| CachePadded::new(space.clone())).collect();
             }
-            parallel_layer(&mut workers, &frontier, first, &base, &mut run)
+            parallel_layer(&mut workers, &frontier, first, last, &base, &mut run)
         };
         if let Some(out) = ended {
+            return out;
+        }
+        if last {
+            // The whole layer is expanded: its successors' length is ruled out too.
+            let mut out = run.outcome(Verdict::Limit, None, &frontier);
+            out.fewest += 1;
             return out;
         }
         run.peak = run.peak.max(run.bytes(&frontier));
@@ -588,6 +618,7 @@ fn sequential_layer<S: Space>(
     space: &S,
     frontier: &Frontier,
     first: u32,
+    last: bool,
     base: &Arc<[u32]>,
     run: &mut Run<'_>,
     chunk: &mut Chunk,
@@ -600,7 +631,7 @@ fn sequential_layer<S: Space>(
         while run.counted < due(u, units) {
             run.count(encoded.pop_front().flatten());
         }
-        expand(space, frontier, u, chunk);
+        expand(space, frontier, u, last, chunk);
         ended = run.merge(chunk, first + frontier.unit_start(u), frontier);
         frontier.release_through(u);
         encoded.push_back(encode(chunk, base));
@@ -716,6 +747,7 @@ fn parallel_layer<S: Space + Send>(
     workers: &mut [CachePadded<S>],
     frontier: &Frontier,
     first: u32,
+    last: bool,
     base: &Arc<[u32]>,
     run: &mut Run<'_>,
 ) -> Option<Outcome> {
@@ -747,7 +779,7 @@ fn parallel_layer<S: Space + Send>(
                     match work {
                         Work::Encode(u, chunk) => encode_job(shared, base, u, chunk),
                         Work::Expand(u, mut chunk) => {
-                            expand(&**worker, frontier, u, &mut chunk);
+                            expand(&**worker, frontier, u, last, &mut chunk);
                             if tx.send((u, chunk)).is_err() {
                                 return;
                             }
@@ -810,7 +842,7 @@ fn parallel_layer<S: Space + Send>(
             match work {
                 Some(Work::Encode(u, chunk)) => encode_job(&shared, base, u, chunk),
                 Some(Work::Expand(u, mut chunk)) => {
-                    expand(&**own, frontier, u, &mut chunk);
+                    expand(&**own, frontier, u, last, &mut chunk);
                     pending[u % window] = Some(chunk);
                 }
                 None => {
