@@ -344,6 +344,7 @@ fn probed_search(
         let pass = |nodes: u64| {
             super::pushes::satisfice(&pushes, nodes.min(limits.states), limits.memory, cancel)
                 .filter(|route| space.wins(route))
+                .map(|route| super::shorten::shorten(&space, &route))
         };
         if !plain {
             return super::pushes::search(&pushes, limits, None, cancel, progress);
@@ -367,6 +368,7 @@ fn probed_search(
         let nodes = nodes.min(limits.states);
         super::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
             .filter(|route| space.wins(route))
+            .map(|route| super::shorten::shorten(&space, &route))
     };
     let first = probe(probes.1);
     let mut out = search_space(&space, first, None, jobs, cancel, progress);
@@ -647,6 +649,12 @@ mod tests {
                     // The space's own check, which every reported route passes.
                     prop_assert!(space.wins(route));
                     prop_assert!(!space.wins(&route[..route.len() - 1]));
+                    // Shortened, it still wins on the engine, and lies
+                    // between the shortest and what it was.
+                    let short = super::super::shorten::shorten(&space, route);
+                    prop_assert!(wins(&game, &short), "{short:?} doesn't win on\n{b}");
+                    prop_assert!(short.len() <= route.len());
+                    prop_assert!(short.len() >= shortest.len());
                     // Bounded by the route found, or by the shortest, the
                     // move search is the plain one up to its win, on one
                     // thread or two; bounded below the shortest, it says
@@ -859,6 +867,9 @@ mod tests {
             };
             prop_assert!(wins(&game, route), "{route:?} doesn't win on\n{b}");
             prop_assert!(route.len() >= shortest.len());
+            let short = super::super::shorten::shorten(&space, route);
+            prop_assert!(wins(&game, &short), "{short:?} doesn't win on\n{b}");
+            prop_assert!((shortest.len()..=route.len()).contains(&short.len()));
             for states in [1, 2, 5, 20] {
                 let limits = Limits { states, memory: 1 << 30 };
                 let out = super::super::pushes::search(&pushes, limits, None, &cancel, &mut |_| {});
@@ -866,7 +877,7 @@ mod tests {
                     prop_assert!(out.fewest as usize <= shortest.len(), "{} > {} on\n{}", out.fewest, shortest.len(), b);
                 }
             }
-            for known in [None, Some(route.clone())] {
+            for known in [None, Some(route.clone()), Some(short)] {
                 let out = super::super::pushes::search(&pushes, Limits::default(), known, &cancel, &mut |_| {});
                 let Verdict::Solved(r) = &out.verdict else {
                     prop_assert!(false, "{:?} on\n{}", out.verdict, b);

@@ -24,6 +24,7 @@ pub mod matching;
 pub mod pool;
 pub mod pushes;
 pub mod satisfice;
+pub mod shorten;
 pub mod subsets;
 pub mod visited;
 

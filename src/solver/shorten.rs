@@ -1,0 +1,239 @@
+//! Shortening a winning route by short detours searched around it.
+//!
+//! A satisficing route ([`super::satisfice`]) wins but wanders: it goes where
+//! novelty led it. Every state on it is a place a short breadth-first search
+//! can start from: if, within a few steps, that search meets a state the
+//! route only reaches later (or a win), the steps in between are replaced by
+//! the shorter way. Walking the route from the start and always taking the
+//! farthest such jump gives a route that is never longer and often much
+//! shorter, which is both a better answer to show an author ("the level can
+//! be won in N steps") and a tighter bound for the shortest-route search.
+//!
+//! Deterministic: actions are tried in index order, the local searches are
+//! breadth first, ties go to the first found. The result is checked by
+//! replaying it; should it not win (it always should), the route given is
+//! returned unchanged.
+
+use super::{Space, fingerprint};
+use std::collections::{HashMap, HashSet};
+
+/// How far each local search looks, in steps.
+pub const RADIUS: u32 = 8;
+
+/// States each local search may expand.
+pub const LOCAL_STATES: usize = 4_000;
+
+/// The states along `route` from the start: `states[k]` is the state after
+/// `k` steps, for every step before the winning one. `None` when the route
+/// doesn't replay to a win on its last step.
+fn states_along<S: Space>(space: &S, route: &[u8]) -> Option<Vec<Vec<u32>>> {
+    let mut state = Vec::new();
+    space.start(&mut state);
+    let mut out = vec![state];
+    for (k, &action) in route.iter().enumerate() {
+        let from = out.last()?;
+        space.enter(from);
+        let mut next = Vec::with_capacity(from.len());
+        let turn = space.step(from, usize::from(action), &mut next)?;
+        if turn.won {
+            return (k + 1 == route.len()).then_some(out);
+        }
+        if turn.pruned {
+            return None;
+        }
+        out.push(next);
+    }
+    None
+}
+
+/// Where a local search got: the farthest state of the route it met (or a
+/// win), and the actions leading there from where it started.
+struct Jump {
+    /// The route's index it lands on; `None`: the path wins.
+    to: Option<usize>,
+    path: Vec<u8>,
+}
+
+/// Breadth-first search from `states[i]` for at most [`RADIUS`] steps and
+/// [`LOCAL_STATES`] expansions: the best jump it finds, a win first, else
+/// the route's latest state met, provided it saves steps.
+fn jump<S: Space>(
+    space: &S,
+    states: &[Vec<u32>],
+    later: &HashMap<u128, usize>,
+    i: usize,
+    remaining: usize,
+) -> Option<Jump> {
+    // Local nodes: (words, parent, action).
+    let mut nodes: Vec<(Vec<u32>, usize, u8)> = vec![(states[i].clone(), usize::MAX, 0)];
+    let mut seen: HashSet<u128> = HashSet::new();
+    seen.insert(fingerprint::of_words(&states[i]));
+    let path = |nodes: &[(Vec<u32>, usize, u8)], mut at: usize, last: Option<u8>| {
+        let mut p: Vec<u8> = last.into_iter().collect();
+        while at != 0 {
+            p.push(nodes[at].2);
+            at = nodes[at].1;
+        }
+        p.reverse();
+        p
+    };
+    let mut best: Option<(usize, usize)> = None; // (route index met, node)
+    let mut layer = 0..1;
+    let mut depth = 0u32;
+    let mut expanded = 0usize;
+    while depth < RADIUS && !layer.is_empty() {
+        let next_start = nodes.len();
+        for at in layer.clone() {
+            if expanded >= LOCAL_STATES {
+                break;
+            }
+            expanded += 1;
+            let words = nodes[at].0.clone();
+            space.enter(&words);
+            for action in 0..space.action_count() {
+                let mut next = Vec::with_capacity(words.len());
+                let Some(turn) = space.step(&words, action, &mut next) else {
+                    continue;
+                };
+                if turn.pruned {
+                    continue;
+                }
+                if turn.won {
+                    // A win within depth + 1 steps: shorter than what is
+                    // left of the route, or it wouldn't have been reached
+                    // before the route's own win.
+                    if (depth as usize + 1) < remaining {
+                        return Some(Jump {
+                            to: None,
+                            path: path(&nodes, at, Some(action as u8)),
+                        });
+                    }
+                    continue;
+                }
+                let fp = fingerprint::of_words(&next);
+                if !seen.insert(fp) {
+                    continue;
+                }
+                nodes.push((next, at, action as u8));
+                let steps = depth as usize + 1;
+                if let Some(&j) = later.get(&fp)
+                    && j > i + steps
+                    && best.is_none_or(|(b, n)| {
+                        // Most steps saved; the first found on a tie.
+                        j - steps > b - path_len(&nodes, n)
+                    })
+                {
+                    best = Some((j, nodes.len() - 1));
+                }
+            }
+        }
+        layer = next_start..nodes.len();
+        depth += 1;
+    }
+    best.map(|(j, n)| Jump {
+        to: Some(j),
+        path: path(&nodes, n, None),
+    })
+}
+
+/// The number of steps from a local search's root to node `n`.
+fn path_len(nodes: &[(Vec<u32>, usize, u8)], mut n: usize) -> usize {
+    let mut k = 0;
+    while n != 0 {
+        k += 1;
+        n = nodes[n].1;
+    }
+    k
+}
+
+/// `route`, a winning route of `space`, with detours found by short local
+/// searches replacing the steps they skip (see the module's text). Never
+/// longer than `route`; `route` itself when it doesn't replay to a win.
+pub fn shorten<S: Space>(space: &S, route: &[u8]) -> Vec<u8> {
+    let Some(states) = states_along(space, route) else {
+        return route.to_vec();
+    };
+    // Each state's latest place on the route (a route may pass a state twice).
+    let later: HashMap<u128, usize> = states
+        .iter()
+        .enumerate()
+        .map(|(k, s)| (fingerprint::of_words(s), k))
+        .collect();
+    let mut out = Vec::with_capacity(route.len());
+    let mut i = 0usize;
+    while i < route.len() {
+        // A state met again later on the route: skip the loop outright.
+        if let Some(&j) = later.get(&fingerprint::of_words(&states[i]))
+            && j > i
+        {
+            i = j;
+            continue;
+        }
+        match jump(space, &states, &later, i, route.len() - i) {
+            Some(Jump { to: None, path }) => {
+                out.extend(path);
+                return checked(space, out, route);
+            }
+            Some(Jump { to: Some(j), path }) => {
+                out.extend(path);
+                i = j;
+            }
+            None => {
+                out.push(route[i]);
+                i += 1;
+            }
+        }
+    }
+    checked(space, out, route)
+}
+
+/// `shorter` when it wins and is no longer than `route`, else `route`.
+fn checked<S: Space>(space: &S, shorter: Vec<u8>, route: &[u8]) -> Vec<u8> {
+    if shorter.len() <= route.len() && states_along(space, &shorter).is_some() {
+        shorter
+    } else {
+        route.to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Game, testkit};
+    use crate::solver::level::{Constraints, LevelSpace, route_text};
+
+    const OPEN: &str = "MIAU IS YOU . .\n\
+                        FLAG IS WIN . .\n\
+                        . . . . . .\n\
+                        m . . . . f";
+
+    /// The actions of a route written in `U D L R`.
+    fn actions(route: &str) -> Vec<u8> {
+        route
+            .chars()
+            .map(|c| "UDLR".find(c).unwrap_or(0) as u8)
+            .collect()
+    }
+
+    /// A wandering route (a loop back to the start, a detour up and down)
+    /// becomes the straight walk.
+    #[test]
+    fn a_wandering_route_becomes_the_straight_one() {
+        let game = Game::new(&testkit::level(OPEN));
+        let space = LevelSpace::new(&game, Constraints::default());
+        let wandering = actions("RLRURDRRR");
+        assert!(space.wins(&wandering));
+        let short = shorten(&space, &wandering);
+        assert_eq!(route_text(space.inputs(), &short), "RRRRR");
+    }
+
+    /// A route that doesn't win comes back as it was.
+    #[test]
+    fn a_route_that_does_not_win_is_left_alone() {
+        let game = Game::new(&testkit::level(OPEN));
+        let space = LevelSpace::new(&game, Constraints::default());
+        for route in ["RLRL", "RRRRRR", ""] {
+            assert_eq!(shorten(&space, &actions(route)), actions(route));
+        }
+    }
+}
