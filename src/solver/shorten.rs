@@ -51,6 +51,7 @@ fn states_along<S: Space>(space: &S, route: &[u8]) -> Option<Vec<Vec<u32>>> {
 struct Jump {
     /// The route's index it lands on; `None`: the path wins.
     to: Option<usize>,
+    /// The actions from the state the search started at.
     path: Vec<u8>,
 }
 
@@ -77,7 +78,8 @@ fn jump<S: Space>(
         p.reverse();
         p
     };
-    let mut best: Option<(usize, usize)> = None; // (route index met, node)
+    // The best jump so far: (steps saved, the route's index met, node).
+    let mut best: Option<(usize, usize, usize)> = None;
     let mut layer = 0..1;
     let mut depth = 0u32;
     let mut expanded = 0usize;
@@ -99,9 +101,9 @@ fn jump<S: Space>(
                     continue;
                 }
                 if turn.won {
-                    // A win within depth + 1 steps: shorter than what is
-                    // left of the route, or it wouldn't have been reached
-                    // before the route's own win.
+                    // The nearest win from here (the search is breadth
+                    // first): no jump can finish sooner. Taken when the
+                    // route would need more steps.
                     if (depth as usize + 1) < remaining {
                         return Some(Jump {
                             to: None,
@@ -115,35 +117,23 @@ fn jump<S: Space>(
                     continue;
                 }
                 nodes.push((next, at, action as u8));
+                // Most steps saved; the first found on a tie.
                 let steps = depth as usize + 1;
                 if let Some(&j) = later.get(&fp)
                     && j > i + steps
-                    && best.is_none_or(|(b, n)| {
-                        // Most steps saved; the first found on a tie.
-                        j - steps > b - path_len(&nodes, n)
-                    })
+                    && best.is_none_or(|(saved, _, _)| j - i - steps > saved)
                 {
-                    best = Some((j, nodes.len() - 1));
+                    best = Some((j - i - steps, j, nodes.len() - 1));
                 }
             }
         }
         layer = next_start..nodes.len();
         depth += 1;
     }
-    best.map(|(j, n)| Jump {
+    best.map(|(_, j, n)| Jump {
         to: Some(j),
         path: path(&nodes, n, None),
     })
-}
-
-/// The number of steps from a local search's root to node `n`.
-fn path_len(nodes: &[(Vec<u32>, usize, u8)], mut n: usize) -> usize {
-    let mut k = 0;
-    while n != 0 {
-        k += 1;
-        n = nodes[n].1;
-    }
-    k
 }
 
 /// `route`, a winning route of `space`, with detours found by short local
