@@ -140,23 +140,10 @@ impl<'g> LevelSpace<'g> {
     }
 
     /// Whether `route` (action indices) wins on its last turn and not
-    /// before: a satisficing route is checked so, turn by turn on the
-    /// engine, before anything reports it.
+    /// before, through no turn this space prunes: a satisficing route is
+    /// checked so, turn by turn on the engine, before anything reports it.
     pub fn wins(&self, route: &[u8]) -> bool {
-        let (mut state, mut next) = (Vec::new(), Vec::new());
-        self.start(&mut state);
-        for (k, &action) in route.iter().enumerate() {
-            self.enter(&state);
-            next.clear();
-            let Some(turn) = self.step(&state, usize::from(action), &mut next) else {
-                return false;
-            };
-            if turn.won {
-                return k + 1 == route.len();
-            }
-            std::mem::swap(&mut state, &mut next);
-        }
-        false
+        super::shorten::states_along(self, route).is_some()
     }
 
     /// Whether the start state itself is excluded: a forbidden rule is
@@ -1098,21 +1085,34 @@ mod limits {
     /// verdict and counts (here an open room with no win, exhausted).
     #[test]
     fn a_search_past_the_probe_is_the_plain_search() {
-        {
-            let game = Game::new(&testkit::level(ROOM));
-            let cancel = AtomicBool::new(false);
-            let (limits, probes) = (Limits::default(), (1000, 1000));
-            let none = Constraints::default;
-            let level = probed_search(&game, none(), limits, probes, 1, &cancel, &mut |_| {});
-            let moves = search_moves(&game, none(), limits, 1, &cancel, &mut |_| {});
-            assert!(moves.expanded > probes.1, "{}", moves.expanded);
-            assert_eq!(level.verdict, moves.verdict);
-            assert_eq!(
-                (level.expanded, level.stored),
-                (moves.expanded, moves.stored)
-            );
-            assert_eq!(level.found, None);
-        }
+        let (level, moves) = probed_and_plain(ROOM, 1000);
+        assert_eq!(level.verdict, moves.verdict);
+        assert_eq!(
+            (level.expanded, level.stored),
+            (moves.expanded, moves.stored)
+        );
+        assert_eq!(level.found, None);
+    }
+
+    /// The search of `level` past a first run of `probe` move states (and
+    /// as many push nodes), and the plain move search, which must go past it.
+    fn probed_and_plain(level: &str, probe: u64) -> (Outcome, Outcome) {
+        let game = Game::new(&testkit::level(level));
+        let cancel = AtomicBool::new(false);
+        let limits = Limits::default();
+        let none = Constraints::default;
+        let probed = probed_search(
+            &game,
+            none(),
+            limits,
+            (1000, probe),
+            1,
+            &cancel,
+            &mut |_| {},
+        );
+        let moves = search_moves(&game, none(), limits, 1, &cancel, &mut |_| {});
+        assert!(moves.expanded > probe, "{}", moves.expanded);
+        (probed, moves)
     }
 
     /// Past the probe, the route the satisficing pass finds bounds the move
@@ -1128,13 +1128,7 @@ mod limits {
                      # . r . . . . . . #\n\
                      # # # # # # # # # #\n\
                      WALL IS STOP . FLAG IS WIN";
-        let game = Game::new(&testkit::level(level));
-        let cancel = AtomicBool::new(false);
-        let (limits, probes) = (Limits::default(), (1000, 20));
-        let none = Constraints::default;
-        let bounded = probed_search(&game, none(), limits, probes, 1, &cancel, &mut |_| {});
-        let moves = search_moves(&game, none(), limits, 1, &cancel, &mut |_| {});
-        assert!(moves.expanded > probes.1, "{}", moves.expanded);
+        let (bounded, moves) = probed_and_plain(level, 20);
         assert!(
             matches!(moves.verdict, Verdict::Solved(_)),
             "{:?}",

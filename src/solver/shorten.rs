@@ -25,8 +25,9 @@ pub const LOCAL_STATES: usize = 4_000;
 
 /// The states along `route` from the start: `states[k]` is the state after
 /// `k` steps, for every step before the winning one. `None` when the route
-/// doesn't replay to a win on its last step.
-fn states_along<S: Space>(space: &S, route: &[u8]) -> Option<Vec<Vec<u32>>> {
+/// doesn't replay to a win on its last step, or passes a turn the space
+/// prunes.
+pub(crate) fn states_along<S: Space>(space: &S, route: &[u8]) -> Option<Vec<Vec<u32>>> {
     let mut state = Vec::new();
     space.start(&mut state);
     let mut out = vec![state];
@@ -35,11 +36,12 @@ fn states_along<S: Space>(space: &S, route: &[u8]) -> Option<Vec<Vec<u32>>> {
         space.enter(from);
         let mut next = Vec::with_capacity(from.len());
         let turn = space.step(from, usize::from(action), &mut next)?;
-        if turn.won {
-            return (k + 1 == route.len()).then_some(out);
-        }
+        // As in the search: a pruned turn has no successor, won or not.
         if turn.pruned {
             return None;
+        }
+        if turn.won {
+            return (k + 1 == route.len()).then_some(out);
         }
         out.push(next);
     }
@@ -55,20 +57,21 @@ struct Jump {
     path: Vec<u8>,
 }
 
-/// Breadth-first search from `states[i]` for at most [`RADIUS`] steps and
+/// Breadth-first search from `from`, the route's state `i` (its
+/// fingerprint `from_fp`), for at most [`RADIUS`] steps and
 /// [`LOCAL_STATES`] expansions: the best jump it finds, a win first, else
 /// the route's latest state met, provided it saves steps.
 fn jump<S: Space>(
     space: &S,
-    states: &[Vec<u32>],
+    from: &[u32],
+    from_fp: u128,
     later: &HashMap<u128, usize>,
     i: usize,
     remaining: usize,
 ) -> Option<Jump> {
     // Local nodes: (words, parent, action).
-    let mut nodes: Vec<(Vec<u32>, usize, u8)> = vec![(states[i].clone(), usize::MAX, 0)];
-    let mut seen: HashSet<u128> = HashSet::new();
-    seen.insert(fingerprint::of_words(&states[i]));
+    let mut nodes: Vec<(Vec<u32>, usize, u8)> = vec![(from.to_vec(), usize::MAX, 0)];
+    let mut seen: HashSet<u128> = HashSet::from([from_fp]);
     let path = |nodes: &[(Vec<u32>, usize, u8)], mut at: usize, last: Option<u8>| {
         let mut p: Vec<u8> = last.into_iter().collect();
         while at != 0 {
@@ -143,23 +146,20 @@ pub fn shorten<S: Space>(space: &S, route: &[u8]) -> Vec<u8> {
     let Some(states) = states_along(space, route) else {
         return route.to_vec();
     };
+    let fps: Vec<u128> = states.iter().map(|s| fingerprint::of_words(s)).collect();
     // Each state's latest place on the route (a route may pass a state twice).
-    let later: HashMap<u128, usize> = states
-        .iter()
-        .enumerate()
-        .map(|(k, s)| (fingerprint::of_words(s), k))
-        .collect();
+    let later: HashMap<u128, usize> = fps.iter().enumerate().map(|(k, &fp)| (fp, k)).collect();
     let mut out = Vec::with_capacity(route.len());
     let mut i = 0usize;
     while i < route.len() {
         // A state met again later on the route: skip the loop outright.
-        if let Some(&j) = later.get(&fingerprint::of_words(&states[i]))
+        if let Some(&j) = later.get(&fps[i])
             && j > i
         {
             i = j;
             continue;
         }
-        match jump(space, &states, &later, i, route.len() - i) {
+        match jump(space, &states[i], fps[i], &later, i, route.len() - i) {
             Some(Jump { to: None, path }) => {
                 out.extend(path);
                 return checked(space, out, route);
