@@ -253,8 +253,12 @@ pub enum Command {
         #[arg(long, default_value_t = 40)]
         delay: u16,
     },
-    /// Play a level in the terminal: arrows or WASD move, space waits, z
-    /// undoes, r restarts, n/p change level, s saves the route, q quits.
+    /// Play levels in the terminal (`miauc play --help` lists the keys; `?` shows them in play).
+    ///
+    /// The screen fits any terminal of at least 40 × 12: the board is drawn
+    /// in pictures when they fit, else in ASCII cells, else scrolled to keep
+    /// every YOU in view, with markers on the edges where it goes on.
+    #[command(after_help = play::keys_help())]
     Play {
         /// The `.miau` file (or pack JSON).
         file: PathBuf,

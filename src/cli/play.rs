@@ -2,8 +2,9 @@
 //!
 //! [`App`] is the input and state layer: keys in, a [`crate::session::Session`]
 //! per level, a screen drawn into any ratatui backend (the tests use ratatui's
-//! `TestBackend`). [`play`] is the shell: raw mode, the alternate screen, the
-//! key loop, and the atomic write of a saved route.
+//! `TestBackend`), laid out for the size it has (`layout`). [`play`] is the
+//! shell: the terminal check, raw mode, the alternate screen, the key loop,
+//! and saving a route ([`save_route`]).
 
 use super::load_pack;
 use crate::engine::{Class, Input};
@@ -11,58 +12,292 @@ use crate::model::Pack;
 use crate::session::{Action, Outcome, Session};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Direction, Layout};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
-use std::path::{Path, PathBuf};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use std::cell::{Cell, RefCell};
+use std::io::IsTerminal;
+use std::ops::Range;
+use std::path::Path;
+
+pub mod layout;
 
 /// What a key asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Key {
     /// A move or a wait.
     Play(Input),
-    /// `z`: undo.
+    /// Undo the last turn.
     Undo,
-    /// `r`: restart.
+    /// Restart the level.
     Restart,
-    /// `n`: next level.
+    /// The next level.
     Next,
-    /// `p`: previous level.
+    /// The previous level.
     Prev,
-    /// `S` or Ctrl-S: save the route as the level's solution (asks first).
+    /// Save the route as the level's solution (asks first).
     Save,
-    /// `y`: yes to a question.
+    /// Yes to a question.
     Yes,
-    /// `q`, Esc or Ctrl-C.
+    /// Show every key.
+    Keys,
+    /// Leave.
     Quit,
     /// Anything else.
     Other,
 }
 
+/// One row of the key table: the keys that ask for one thing. The key
+/// handling ([`Key::of`]), the help line, the key overlay and `miauc play
+/// --help` all read [`BINDINGS`], so they cannot disagree.
+#[derive(Debug)]
+pub struct Binding {
+    /// What the keys ask for.
+    pub key: Key,
+    /// The keys pressed alone (a capital letter is pressed with Shift).
+    pub plain: &'static [KeyCode],
+    /// Letters pressed with Ctrl.
+    pub ctrl: &'static [char],
+    /// What the keys do, for `miauc play --help`.
+    pub does: &'static str,
+    /// What the keys do in a word or two, for the help line and the key
+    /// list of a small terminal (empty: the moves, and keys only the full
+    /// list names).
+    pub brief: &'static str,
+    /// Which brief a narrow help line drops first: the lowest rank.
+    pub rank: u8,
+}
+
+/// Every key the player knows. WASD moves, so saving is the capital `S`.
+pub const BINDINGS: &[Binding] = &[
+    Binding {
+        key: Key::Play(Input::Up),
+        plain: &[KeyCode::Up, KeyCode::Char('w'), KeyCode::Char('k')],
+        ctrl: &[],
+        does: "move up",
+        brief: "",
+        rank: 0,
+    },
+    Binding {
+        key: Key::Play(Input::Left),
+        plain: &[KeyCode::Left, KeyCode::Char('a'), KeyCode::Char('h')],
+        ctrl: &[],
+        does: "move left",
+        brief: "",
+        rank: 0,
+    },
+    Binding {
+        key: Key::Play(Input::Down),
+        plain: &[KeyCode::Down, KeyCode::Char('s'), KeyCode::Char('j')],
+        ctrl: &[],
+        does: "move down",
+        brief: "",
+        rank: 0,
+    },
+    Binding {
+        key: Key::Play(Input::Right),
+        plain: &[KeyCode::Right, KeyCode::Char('d'), KeyCode::Char('l')],
+        ctrl: &[],
+        does: "move right",
+        brief: "",
+        rank: 0,
+    },
+    Binding {
+        key: Key::Play(Input::Wait),
+        plain: &[KeyCode::Char(' '), KeyCode::Char('.')],
+        ctrl: &[],
+        does: "wait a turn",
+        brief: "wait",
+        rank: 2,
+    },
+    Binding {
+        key: Key::Undo,
+        plain: &[KeyCode::Char('z'), KeyCode::Char('u'), KeyCode::Backspace],
+        ctrl: &[],
+        does: "undo the last turn",
+        brief: "undo",
+        rank: 6,
+    },
+    Binding {
+        key: Key::Restart,
+        plain: &[KeyCode::Char('r')],
+        ctrl: &[],
+        does: "restart the level",
+        brief: "restart",
+        rank: 4,
+    },
+    Binding {
+        key: Key::Next,
+        plain: &[KeyCode::Char('n')],
+        ctrl: &[],
+        does: "next level",
+        brief: "next",
+        rank: 1,
+    },
+    Binding {
+        key: Key::Prev,
+        plain: &[KeyCode::Char('p')],
+        ctrl: &[],
+        does: "previous level",
+        brief: "previous",
+        rank: 0,
+    },
+    Binding {
+        key: Key::Save,
+        plain: &[KeyCode::Char('S')],
+        ctrl: &['s'],
+        does: "save the route played so far as the level's solution (asks first)",
+        brief: "save route",
+        rank: 5,
+    },
+    Binding {
+        key: Key::Yes,
+        plain: &[KeyCode::Char('y'), KeyCode::Char('Y')],
+        ctrl: &[],
+        does: "yes, when asked",
+        brief: "",
+        rank: 0,
+    },
+    Binding {
+        key: Key::Keys,
+        plain: &[KeyCode::Char('?')],
+        ctrl: &[],
+        does: "show every key",
+        brief: "keys",
+        rank: 8,
+    },
+    Binding {
+        key: Key::Quit,
+        plain: &[KeyCode::Char('q'), KeyCode::Esc],
+        ctrl: &['c'],
+        does: "quit",
+        brief: "quit",
+        rank: 7,
+    },
+];
+
 impl Key {
-    /// The meaning of a terminal key. WASD moves, so saving is the capital
-    /// `S` (or Ctrl-S).
+    /// The meaning of a terminal key, looked up in [`BINDINGS`]: Ctrl with
+    /// a letter first, then the key alone.
     pub fn of(k: &KeyEvent) -> Key {
-        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-        match k.code {
-            KeyCode::Char('c') if ctrl => Key::Quit,
-            KeyCode::Char('s') if ctrl => Key::Save,
-            KeyCode::Up | KeyCode::Char('w') | KeyCode::Char('k') => Key::Play(Input::Up),
-            KeyCode::Down | KeyCode::Char('s') | KeyCode::Char('j') => Key::Play(Input::Down),
-            KeyCode::Left | KeyCode::Char('a') | KeyCode::Char('h') => Key::Play(Input::Left),
-            KeyCode::Right | KeyCode::Char('d') | KeyCode::Char('l') => Key::Play(Input::Right),
-            KeyCode::Char(' ') | KeyCode::Char('.') => Key::Play(Input::Wait),
-            KeyCode::Char('z') | KeyCode::Char('u') | KeyCode::Backspace => Key::Undo,
-            KeyCode::Char('r') => Key::Restart,
-            KeyCode::Char('n') => Key::Next,
-            KeyCode::Char('p') => Key::Prev,
-            KeyCode::Char('S') => Key::Save,
-            KeyCode::Char('y') | KeyCode::Char('Y') => Key::Yes,
-            KeyCode::Char('q') | KeyCode::Esc => Key::Quit,
-            _ => Key::Other,
-        }
+        let ctrl_letter = match k.code {
+            KeyCode::Char(c) if k.modifiers.contains(KeyModifiers::CONTROL) => Some(c),
+            _ => None,
+        };
+        ctrl_letter
+            .and_then(|c| BINDINGS.iter().find(|b| b.ctrl.contains(&c)))
+            .or_else(|| BINDINGS.iter().find(|b| b.plain.contains(&k.code)))
+            .map_or(Key::Other, |b| b.key)
     }
+}
+
+/// A key's name as the help writes it: `↑`, `space`, `S`, `Esc`.
+pub fn key_name(code: &KeyCode) -> String {
+    match code {
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::Char(' ') => "space".into(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Backspace => "Backspace".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Every name of a binding's keys: `S Ctrl-S`.
+fn binding_names(b: &Binding) -> Vec<String> {
+    b.plain
+        .iter()
+        .map(key_name)
+        .chain(
+            b.ctrl
+                .iter()
+                .map(|c| format!("Ctrl-{}", c.to_ascii_uppercase())),
+        )
+        .collect()
+}
+
+/// The key table as `(keys, what they do)` rows, one per binding.
+pub fn key_rows() -> Vec<(String, &'static str)> {
+    BINDINGS
+        .iter()
+        .map(|b| (binding_names(b).join(" "), b.does))
+        .collect()
+}
+
+/// The key table for `miauc play --help`.
+pub fn keys_help() -> String {
+    let rows = key_rows();
+    let width = rows
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::from("Keys:\n");
+    for (keys, does) in rows {
+        let pad = width - keys.chars().count();
+        out.push_str(&format!("  {keys}{}  {does}\n", " ".repeat(pad)));
+    }
+    out
+}
+
+/// The moves' keys as one row: `↑←↓→ wasd khjl`.
+fn move_keys() -> String {
+    let moves: Vec<&Binding> = BINDINGS
+        .iter()
+        .filter(|b| matches!(b.key, Key::Play(i) if i != Input::Wait))
+        .collect();
+    let columns = moves.iter().map(|b| b.plain.len()).max().unwrap_or(0);
+    (0..columns)
+        .map(|n| {
+            moves
+                .iter()
+                .filter_map(|b| b.plain.get(n).map(key_name))
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The help line's items with their ranks: the moves as one item (their
+/// first two keys, `↑←↓→/wasd move`), then each binding's first key and
+/// brief.
+pub fn help_items() -> Vec<(u8, String)> {
+    let keys = move_keys();
+    let mut two = keys.split(' ');
+    let arrows = two.next().unwrap_or_default();
+    let letters = two.next().unwrap_or_default();
+    let mut items = vec![(u8::MAX, format!("{arrows}/{letters} move"))];
+    items.extend(
+        BINDINGS
+            .iter()
+            .filter(|b| !b.brief.is_empty())
+            .map(|b| (b.rank, format!("{} {}", key_name(&b.plain[0]), b.brief))),
+    );
+    items
+}
+
+/// The key list the `?` key shows: the moves as one row, then one row per
+/// binding; with `brief`, the short words (for a small terminal).
+fn key_list(brief: bool) -> Vec<(String, &'static str)> {
+    let mut rows = vec![(move_keys(), "move")];
+    rows.extend(
+        BINDINGS
+            .iter()
+            .filter(|b| !matches!(b.key, Key::Play(i) if i != Input::Wait))
+            .map(|b| {
+                let says = if brief && !b.brief.is_empty() {
+                    b.brief
+                } else {
+                    b.does
+                };
+                (binding_names(b).join(" "), says)
+            }),
+    );
+    rows
 }
 
 /// What the shell must do after a key.
@@ -70,11 +305,39 @@ impl Key {
 pub enum Effect {
     /// Nothing beyond redrawing.
     None,
-    /// Write this text to the source file (then call [`App::saved`]).
-    Save(String),
+    /// Record `route` as the solution of level `level` in the source file
+    /// (with [`save_route`]), then tell the app ([`App::saved`] or
+    /// [`App::save_failed`]).
+    Save {
+        /// The level's id.
+        level: String,
+        /// The route, letters `U D L R W`.
+        route: String,
+    },
     /// Leave.
     Quit,
 }
+
+/// A board cell: column and row, from 0 at the top-left.
+pub type BoardCell = (usize, usize);
+
+/// Which part of the board the last drawing showed, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardView {
+    /// Whether the cells were ASCII (asked for, or the pictures did not fit).
+    pub ascii: bool,
+    /// The board's columns in view.
+    pub columns: Range<usize>,
+    /// The board's rows in view.
+    pub rows: Range<usize>,
+    /// ASCII words cut to this many letters (and fixed words unmarked), in
+    /// a terminal too narrow for the whole words around YOU and the win.
+    pub words_cut_to: Option<usize>,
+}
+
+/// The word lengths the ASCII cells try, longest first, when the board must
+/// scroll: whole words, then cut until YOU and what wins fit together.
+const WORD_CAPS: [Option<usize>; 4] = [None, Some(4), Some(3), Some(2)];
 
 /// The player's whole state.
 pub struct App {
@@ -87,11 +350,49 @@ pub struct App {
     ascii: bool,
     message: String,
     confirm_save: bool,
+    show_keys: bool,
+    /// The top-left cell of the last view of a scrolled board, so the view
+    /// moves only when a YOU thing would leave it.
+    origin: Cell<Option<(usize, usize)>>,
+    /// What the last drawing showed of the board (`None`: the terminal was
+    /// too small to draw it).
+    last_view: RefCell<Option<BoardView>>,
 }
 
 fn rgb(hex: &str) -> Color {
     let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap_or(0xcccccc);
     Color::Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8)
+}
+
+/// Display width of terminal text.
+fn width_of(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// `text` padded with spaces to `width` terminal cells, centred or at the left.
+fn pad(text: &str, width: usize, centre: bool) -> String {
+    let room = width.saturating_sub(width_of(text));
+    let left = if centre { room / 2 } else { 0 };
+    format!("{}{text}{}", " ".repeat(left), " ".repeat(room - left))
+}
+
+/// Whether terminals draw `glyph` two columns wide, as the board's layout
+/// assumes. Emoji of Unicode 12 and later (the U+1FA70–U+1FAFF block: 🪼,
+/// 🪨, 🫧) are missing from the width tables of many terminals and C
+/// libraries still in use, which then draw them one column wide or not at
+/// all and shift the rest of the row; the player draws those as text labels.
+fn terminal_knows(glyph: &str) -> bool {
+    !glyph
+        .chars()
+        .any(|c| ('\u{1FA70}'..='\u{1FAFF}').contains(&c))
+}
+
+/// A board drawn one way: its grid of widths and each cell's span, row by row.
+struct Cells {
+    grid: layout::Grid,
+    rows: Vec<Vec<Span<'static>>>,
+    /// ASCII words cut to this many letters (see [`App::ascii_texts`]).
+    cap: Option<usize>,
 }
 
 impl App {
@@ -109,6 +410,9 @@ impl App {
             ascii,
             message: String::new(),
             confirm_save: false,
+            show_keys: false,
+            origin: Cell::new(None),
+            last_view: RefCell::new(None),
         };
         app.load_keys();
         app
@@ -127,6 +431,7 @@ impl App {
     fn go(&mut self, level: usize) {
         self.level = level;
         self.session = Session::new(&self.pack.levels[level]);
+        self.origin.set(None);
         self.load_keys();
     }
 
@@ -145,26 +450,32 @@ impl App {
         &self.message
     }
 
+    /// What the last [`App::draw`] showed of the board; `None` before the
+    /// first drawing and when the terminal was too small.
+    pub fn last_view(&self) -> Option<BoardView> {
+        self.last_view.borrow().clone()
+    }
+
     /// Handles one key.
     pub fn key(&mut self, key: Key) -> Effect {
+        if self.show_keys {
+            // Any key closes the key list.
+            self.show_keys = false;
+            return if key == Key::Quit {
+                Effect::Quit
+            } else {
+                Effect::None
+            };
+        }
         if self.confirm_save {
             self.confirm_save = false;
             if key != Key::Yes {
                 self.message = "not saved".to_string();
                 return Effect::None;
             }
-            let route = self.session.route();
-            return match self
-                .source
-                .as_deref()
-                .map(|t| crate::session::record_solution(t, self.level_id(), &route))
-            {
-                Some(Ok(text)) => Effect::Save(text),
-                Some(Err(e)) => {
-                    self.message = format!("not saved: {e}");
-                    Effect::None
-                }
-                None => Effect::None,
+            return Effect::Save {
+                level: self.level_id().to_string(),
+                route: self.session.route(),
             };
         }
         self.message.clear();
@@ -176,7 +487,10 @@ impl App {
                 }
             }
             Key::Undo => self.message = self.session.apply(Action::Undo).message(),
-            Key::Restart => self.message = self.session.apply(Action::Restart).message(),
+            Key::Restart => {
+                self.message = self.session.apply(Action::Restart).message();
+                self.origin.set(None);
+            }
             Key::Next => {
                 if self.level + 1 < self.pack.levels.len() {
                     self.go(self.level + 1);
@@ -191,29 +505,34 @@ impl App {
                     self.message = "this is the first level".to_string();
                 }
             }
-            Key::Save => {
-                if self.source.is_none() {
-                    self.message = "saving a route needs the .miau source, not pack JSON".into();
-                } else if self.session.turns() == 0 {
-                    self.message = "play some turns first: there is no route to save".into();
-                } else {
-                    self.confirm_save = true;
-                    self.message = format!(
-                        "save {} ({} turns) as the solution of {}? y to save, any other key to keep playing",
-                        self.session.route(),
-                        self.session.turns(),
-                        self.level_id()
-                    );
-                }
-            }
+            Key::Save => self.ask_to_save(),
+            Key::Keys => self.show_keys = true,
             Key::Quit => return Effect::Quit,
             Key::Yes | Key::Other => {}
         }
         Effect::None
     }
 
-    /// The shell wrote `text` to `path`: later saves edit the new text.
-    pub fn saved(&mut self, text: String, path: &Path) {
+    fn ask_to_save(&mut self) {
+        if self.source.is_none() {
+            self.message = "saving a route needs the .miau source, not pack JSON".into();
+        } else if self.session.turns() == 0 {
+            self.message = "play some turns first: there is no route to save".into();
+        } else {
+            self.confirm_save = true;
+            self.message = format!(
+                "save {} ({} turns) as the solution of {}? y to save, any other key to keep playing",
+                self.session.route(),
+                self.session.turns(),
+                self.level_id()
+            );
+        }
+    }
+
+    /// The shell wrote `text` to `path`; `merged` when the file had changed
+    /// since it was loaded and the route went into the changed text. Later
+    /// saves edit the new text.
+    pub fn saved(&mut self, text: String, path: &Path, merged: bool) {
         self.source = Some(text);
         self.message = format!(
             "saved {} as the solution of {} in {}",
@@ -221,6 +540,12 @@ impl App {
             self.level_id(),
             path.display()
         );
+        if merged {
+            self.message.push_str(
+                " (the file had changed since it was loaded: the route went into the changed file, \
+                 kept as it was; quit and play again to see the changes)",
+            );
+        }
     }
 
     /// The shell failed to write.
@@ -228,32 +553,111 @@ impl App {
         self.message = format!("not saved: {why}");
     }
 
-    /// The board as text lines (what the board pane shows, without colour).
+    /// The `.miau` text the player has (what it loaded, or last saved).
+    pub fn source(&self) -> Option<&str> {
+        self.source.as_deref()
+    }
+
+    /// The board as text lines, whole, in the cells asked for (pictures, or
+    /// ASCII with `--ascii`), without colour.
     pub fn board_text(&self) -> Vec<String> {
-        self.board_lines()
-            .into_iter()
-            .map(|l| {
-                l.spans
-                    .iter()
-                    .map(|s| s.content.as_ref())
-                    .collect::<String>()
+        let cells = self.cells(self.ascii);
+        cells
+            .rows
+            .iter()
+            .map(|row| {
+                let texts: Vec<&str> = row.iter().map(|s| s.content.as_ref()).collect();
+                texts.join(" ").trim_end().to_string()
             })
-            .map(|s: String| s.trim_end().to_string())
             .collect()
     }
 
-    fn board_lines(&self) -> Vec<Line<'static>> {
+    fn cells(&self, ascii: bool) -> Cells {
+        if ascii {
+            self.ascii_cells(None)
+        } else {
+            self.picture_cells()
+        }
+    }
+
+    /// The text of every cell in reading order as `miauc replay` writes it
+    /// (legend keys and words, `.` for an empty cell), or with `cap`, every
+    /// word and unkeyed thing cut to that many letters and no fixed mark.
+    fn ascii_texts(&self, cap: Option<usize>) -> Vec<String> {
         let g = self.session.game();
         let s = &self.session.current().state;
-        if self.ascii {
-            let keys = &self.keys;
-            let key_of = |n: &str, c: Option<&str>| keys.get(n, c);
-            return g
-                .render_board(s, &key_of)
-                .lines()
-                .map(|l| Line::from(l.to_string()))
-                .collect();
+        let w = usize::from(g.width);
+        let cut = |text: &str| match cap {
+            Some(c) => text.chars().take(c).collect(),
+            None => text.to_string(),
+        };
+        let mut cells: Vec<Vec<String>> = vec![Vec::new(); w * usize::from(g.height)];
+        for pass_words in [false, true] {
+            for (i, info) in g.ents.iter().enumerate() {
+                let e = i as u16;
+                let (Some(t), Some((x, y))) = (g.noun(s, e), g.pos(s, e)) else {
+                    continue;
+                };
+                if info.word != pass_words {
+                    continue;
+                }
+                let name = g.name(t);
+                let text = if !info.word {
+                    self.keys
+                        .get(name, g.channel_name(e))
+                        .unwrap_or_else(|| cut(&name.to_ascii_lowercase()))
+                } else if info.fixed && cap.is_none() {
+                    format!("{name}!")
+                } else {
+                    cut(name)
+                };
+                cells[usize::from(y) * w + usize::from(x)].push(text);
+            }
         }
+        cells
+            .into_iter()
+            .map(|c| {
+                if c.is_empty() {
+                    ".".to_string()
+                } else {
+                    c.join("+")
+                }
+            })
+            .collect()
+    }
+
+    /// The cells in ASCII (see [`App::ascii_texts`]).
+    fn ascii_cells(&self, cap: Option<usize>) -> Cells {
+        let g = self.session.game();
+        let texts = self.ascii_texts(cap);
+        let w = usize::from(g.width).max(1);
+        let mut columns = vec![1u16; w];
+        for (i, t) in texts.iter().enumerate() {
+            columns[i % w] = columns[i % w].max(width_of(t).min(usize::from(u16::MAX)) as u16);
+        }
+        let rows = texts
+            .chunks(w)
+            .map(|row| {
+                row.iter()
+                    .enumerate()
+                    .map(|(x, t)| Span::raw(pad(t, usize::from(columns[x]), false)))
+                    .collect()
+            })
+            .collect();
+        Cells {
+            grid: layout::Grid {
+                columns,
+                rows: g.height.into(),
+            },
+            rows,
+            cap,
+        }
+    }
+
+    /// The cells in pictures: emoji, coloured word tiles, terrain blocks.
+    fn picture_cells(&self) -> Cells {
+        let g = self.session.game();
+        let s = &self.session.current().state;
         let (w, h) = (usize::from(g.width), usize::from(g.height));
         let longest = g
             .ents
@@ -264,9 +668,6 @@ impl App {
             .max()
             .unwrap_or(2);
         let cw = longest.clamp(2, 6);
-        let rules = g.rules(s);
-        let stop_bit = g.tok("STOP").map_or(0, |t| g.vocab.prop_bit(t));
-        let level = &self.pack.levels[self.level];
         // Top of each cell: words over things, the last in id order.
         let mut top: Vec<Option<u16>> = vec![None; w * h];
         for pass_words in [false, true] {
@@ -278,110 +679,263 @@ impl App {
                 }
             }
         }
-        let mut lines = Vec::with_capacity(h);
-        for y in 0..h {
-            let mut spans = Vec::with_capacity(w * 2);
-            for x in 0..w {
-                let cell = match top[y * w + x] {
-                    None => Span::styled(
-                        format!("{:^cw$}", "·"),
-                        Style::default().fg(Color::DarkGray),
-                    ),
-                    Some(e) => {
-                        let info = &g.ents[usize::from(e)];
-                        let t = g.noun(s, e).unwrap_or(0);
-                        let name = g.name(t);
-                        if info.word {
-                            let (bg, fg) = match g.vocab.class(t) {
-                                Class::Noun => (rgb("#ece7dc"), Color::Black),
-                                Class::Is | Class::And => (rgb("#3b404c"), Color::White),
-                                Class::Prop(_) => {
-                                    let accent = self
-                                        .pack
-                                        .glossary
-                                        .iter()
-                                        .find(|gl| gl.word.text == name)
-                                        .map(|gl| gl.accent.clone())
-                                        .unwrap_or_else(|| name.to_ascii_lowercase());
-                                    (rgb(crate::render::accent_colour(&accent)), Color::Black)
-                                }
-                            };
-                            let label: String = name.chars().take(cw).collect();
-                            let mut st =
-                                Style::default().bg(bg).fg(fg).add_modifier(Modifier::BOLD);
-                            if info.fixed {
-                                st = st.add_modifier(Modifier::UNDERLINED);
-                            }
-                            Span::styled(format!("{label:^cw$}"), st)
-                        } else if info.channel.is_some() && (name == "GATE" || name == "PLATE") {
-                            let c = rgb(crate::render::channel_colour(info.channel));
-                            let mark = match (name, g.open(s, e)) {
-                                ("GATE", false) => "▮▮",
-                                ("GATE", true) => "▯▯",
-                                _ => "[]",
-                            };
-                            Span::styled(format!("{mark:^cw$}"), Style::default().fg(c))
-                        } else {
-                            let look = crate::render::glyph::look(&self.pack, name);
-                            let terrain =
-                                look.terrain || level.terrain.iter().any(|n| n.text == name);
-                            if terrain {
-                                let stop = rules.noun_props(t) & stop_bit != 0;
-                                let fill = if stop { "█" } else { "░" };
-                                Span::styled(fill.repeat(cw), Style::default().fg(rgb("#5a5f6e")))
-                            } else if look.glyph.is_empty() {
-                                let label: String =
-                                    name.to_ascii_lowercase().chars().take(cw).collect();
-                                Span::raw(format!("{label:^cw$}"))
-                            } else {
-                                // Emoji are two columns wide.
-                                let pad = cw.saturating_sub(2);
-                                Span::raw(format!(
-                                    "{}{}{}",
-                                    " ".repeat(pad / 2),
-                                    look.glyph,
-                                    " ".repeat(pad - pad / 2)
-                                ))
-                            }
+        let rows = (0..h)
+            .map(|y| {
+                (0..w)
+                    .map(|x| match top[y * w + x] {
+                        None => {
+                            Span::styled(pad("·", cw, true), Style::default().fg(Color::DarkGray))
                         }
-                    }
-                };
-                spans.push(cell);
-                spans.push(Span::raw(" "));
-            }
-            lines.push(Line::from(spans));
+                        Some(e) => self.picture_cell(e, cw),
+                    })
+                    .collect()
+            })
+            .collect();
+        Cells {
+            grid: layout::Grid {
+                columns: vec![cw as u16; w],
+                rows: h as u16,
+            },
+            rows,
+            cap: None,
         }
-        lines
     }
 
-    /// Draws the whole screen.
+    /// The picture of entity `e`, `cw` terminal cells wide.
+    fn picture_cell(&self, e: u16, cw: usize) -> Span<'static> {
+        let g = self.session.game();
+        let s = &self.session.current().state;
+        let info = &g.ents[usize::from(e)];
+        let t = g.noun(s, e).unwrap_or(0);
+        let name = g.name(t);
+        if info.word {
+            let (bg, fg) = match g.vocab.class(t) {
+                Class::Noun => (rgb("#ece7dc"), Color::Black),
+                Class::Is | Class::And => (rgb("#3b404c"), Color::White),
+                Class::Prop(_) => {
+                    let accent = self
+                        .pack
+                        .glossary
+                        .iter()
+                        .find(|gl| gl.word.text == name)
+                        .map(|gl| gl.accent.clone())
+                        .unwrap_or_else(|| name.to_ascii_lowercase());
+                    (rgb(crate::render::accent_colour(&accent)), Color::Black)
+                }
+            };
+            let label: String = name.chars().take(cw).collect();
+            let mut st = Style::default().bg(bg).fg(fg).add_modifier(Modifier::BOLD);
+            if info.fixed {
+                st = st.add_modifier(Modifier::UNDERLINED);
+            }
+            return Span::styled(pad(&label, cw, true), st);
+        }
+        if info.channel.is_some() && (name == "GATE" || name == "PLATE") {
+            let c = rgb(crate::render::channel_colour(info.channel));
+            let mark = match (name, g.open(s, e)) {
+                ("GATE", false) => "▮▮",
+                ("GATE", true) => "▯▯",
+                _ => "[]",
+            };
+            return Span::styled(pad(mark, cw, true), Style::default().fg(c));
+        }
+        let level = &self.pack.levels[self.level];
+        let look = crate::render::glyph::look(&self.pack, name);
+        if look.terrain || level.terrain.iter().any(|n| n.text == name) {
+            let stop_bit = g.tok("STOP").map_or(0, |t| g.vocab.prop_bit(t));
+            let stop = g.rules(s).noun_props(t) & stop_bit != 0;
+            let fill = if stop { "█" } else { "░" };
+            Span::styled(fill.repeat(cw), Style::default().fg(rgb("#5a5f6e")))
+        } else if look.glyph.is_empty() || !terminal_knows(&look.glyph) {
+            let label: String = name.to_ascii_lowercase().chars().take(cw).collect();
+            Span::raw(pad(&label, cw, true))
+        } else {
+            // A character that is narrow text unless followed by the emoji
+            // selector (⚙️) is as wide as the terminal decides: drawn as text,
+            // it takes one column everywhere, so the board stays aligned.
+            let text: String = look.glyph.chars().filter(|&c| c != '\u{fe0f}').collect();
+            let glyph = if width_of(&text) >= 2 {
+                look.glyph.to_string()
+            } else {
+                text
+            };
+            Span::raw(pad(&glyph, cw, true))
+        }
+    }
+
+    /// The cells to keep in view: the YOU things, and the YOU things with
+    /// what wins (the WIN things, or the WIN words when no thing is WIN).
+    pub fn focus_cells(&self) -> (Vec<BoardCell>, Vec<BoardCell>) {
+        let g = self.session.game();
+        let s = &self.session.current().state;
+        let rules = g.rules(s);
+        let bit = |word: &str| g.tok(word).map_or(0, |t| g.vocab.prop_bit(t));
+        let (you, win) = (bit("YOU"), bit("WIN"));
+        let mut yous = Vec::new();
+        let mut wins = Vec::new();
+        let mut win_words = Vec::new();
+        for e in g.live(s) {
+            let (Some(t), Some((x, y))) = (g.noun(s, e), g.pos(s, e)) else {
+                continue;
+            };
+            let cell = (usize::from(x), usize::from(y));
+            if g.ents[usize::from(e)].word {
+                if g.name(t) == "WIN" {
+                    win_words.push(cell);
+                }
+                continue;
+            }
+            let props = rules.noun_props(t);
+            if props & you != 0 {
+                yous.push(cell);
+            }
+            if props & win != 0 {
+                wins.push(cell);
+            }
+        }
+        if wins.is_empty() {
+            wins = win_words;
+        }
+        wins.extend(yous.iter().copied());
+        (yous, wins)
+    }
+
+    /// The part of the board in view in a box of `inner` cells, moved as
+    /// little as it can from the last view.
+    fn view(&self, grid: &layout::Grid, inner: Rect) -> layout::View {
+        let (yous, wants) = self.focus_cells();
+        let span = |cells: &[(usize, usize)], axis: fn(&(usize, usize)) -> usize| {
+            let lo = cells.iter().map(axis).min()?;
+            let hi = cells.iter().map(axis).max()?;
+            Some(lo..hi + 1)
+        };
+        let focus = |axis: fn(&(usize, usize)) -> usize| layout::Focus {
+            must: span(&yous, axis),
+            want: span(&wants, axis),
+        };
+        let prev = self.origin.get();
+        let columns = layout::follow(
+            grid.columns.len(),
+            |a, b| grid.span(a..b) <= u32::from(inner.width),
+            prev.map(|p| p.0),
+            &focus(|c| c.0),
+        );
+        let rows = layout::follow(
+            usize::from(grid.rows),
+            |a, b| b - a <= usize::from(inner.height),
+            prev.map(|p| p.1),
+            &focus(|c| c.1),
+        );
+        layout::View { columns, rows }
+    }
+
+    fn rule_lines(&self) -> Vec<String> {
+        self.session
+            .rules()
+            .into_iter()
+            .map(|(r, terrain)| if terrain { format!("{r} (terrain)") } else { r })
+            .collect()
+    }
+
+    /// Draws the whole screen for the frame's size.
     pub fn draw(&self, f: &mut Frame<'_>) {
+        let area = f.area();
+        let rules = self.rule_lines();
+        let compact = layout::wrap_items(&compact_rule_items(&rules), usize::from(area.width));
+        let Some((screen, cells, view)) = self.arrange(area, &rules, &compact) else {
+            *self.last_view.borrow_mut() = None;
+            draw_too_small(f, area);
+            return;
+        };
+        self.origin.set(Some((view.columns.start, view.rows.start)));
+        self.draw_title(f, screen.title);
+        draw_board(f, &screen, &cells, &view);
+        *self.last_view.borrow_mut() = Some(BoardView {
+            ascii: screen.ascii,
+            columns: view.columns,
+            rows: view.rows,
+            words_cut_to: cells.cap,
+        });
+        match screen.rules_style {
+            layout::RulesStyle::Panel => f.render_widget(
+                Paragraph::new(rules.into_iter().map(Line::from).collect::<Vec<_>>())
+                    .block(Block::default().borders(Borders::ALL).title(" rules ")),
+                screen.rules,
+            ),
+            layout::RulesStyle::Compact => draw_compact_rules(f, screen.rules, compact),
+        }
+        self.draw_events(f, &screen);
+        f.render_widget(
+            Paragraph::new(self.help_line(screen.help.width)),
+            screen.help,
+        );
+        if self.show_keys {
+            draw_keys(f, area);
+        }
+    }
+
+    /// The screen's plan, the cells it draws and the view of them; `None`
+    /// when the terminal is too small. Pictures when the whole board fits,
+    /// else ASCII with whole words, else with words cut shorter until YOU
+    /// and what wins are in view together.
+    fn arrange(
+        &self,
+        area: Rect,
+        rules: &[String],
+        compact: &[String],
+    ) -> Option<(layout::Screen, Cells, layout::View)> {
+        let picture = (!self.ascii).then(|| self.picture_cells());
+        let (_, wants) = self.focus_cells();
+        let mut best = None;
+        for cap in WORD_CAPS {
+            let ascii = self.ascii_cells(cap);
+            let content = layout::Content {
+                picture: picture.as_ref().map(|c| &c.grid),
+                ascii: &ascii.grid,
+                rules_width: rules.iter().map(|r| width_of(r)).max().unwrap_or(0) as u16,
+                rules: rules.len() as u16,
+                compact_rules_lines: compact.len() as u16,
+            };
+            let screen = layout::plan(area, &content)?;
+            if !screen.ascii {
+                let cells = picture?;
+                let view = self.view(&cells.grid, screen.board_inner());
+                return Some((screen, cells, view));
+            }
+            let view = self.view(&ascii.grid, screen.board_inner());
+            let all_in = wants
+                .iter()
+                .all(|(x, y)| view.columns.contains(x) && view.rows.contains(y));
+            best = Some((screen, ascii, view));
+            if all_in {
+                break;
+            }
+        }
+        best
+    }
+
+    fn draw_title(&self, f: &mut Frame<'_>, area: Rect) {
         let level = &self.pack.levels[self.level];
         let snap = self.session.current();
-        let rows = Layout::default()
-            .direction(Direction::Vertical)
-            .constraints([
-                Constraint::Length(1),
-                Constraint::Min(5),
-                Constraint::Length(6),
-                Constraint::Length(1),
-            ])
-            .split(f.area());
         let title = level.title.clone().unwrap_or_else(|| level.id.text.clone());
-        let won = snap.state.won();
-        let status = if won {
+        let status = if snap.state.won() {
             Span::styled(
-                format!("  WON in {} turns! n: next level", snap.turn),
+                format!("WON in {} turns! n: next level", snap.turn),
                 Style::default()
                     .fg(rgb(crate::render::accent_colour("win")))
                     .add_modifier(Modifier::BOLD),
             )
         } else {
-            Span::raw(format!("  turn {}", snap.turn))
+            Span::raw(format!("turn {}", snap.turn))
         };
+        // The status first: a narrow terminal cuts the end of the line.
         f.render_widget(
             Paragraph::new(Line::from(vec![
-                Span::styled(title, Style::default().add_modifier(Modifier::BOLD)),
+                status,
+                Span::styled(
+                    format!("  {title}"),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
                 Span::styled(
                     format!(
                         "  {} ({}/{})",
@@ -391,36 +945,21 @@ impl App {
                     ),
                     Style::default().fg(Color::DarkGray),
                 ),
-                status,
             ])),
-            rows[0],
+            area,
         );
-        let cols = Layout::default()
-            .direction(Direction::Horizontal)
-            .constraints([Constraint::Min(20), Constraint::Length(32)])
-            .split(rows[1]);
-        f.render_widget(
-            Paragraph::new(self.board_lines())
-                .block(Block::default().borders(Borders::ALL).title(" board ")),
-            cols[0],
-        );
-        let rules: Vec<Line> = self
-            .session
-            .rules()
-            .into_iter()
-            .map(|(r, terrain)| {
-                if terrain {
-                    Line::from(format!("{r} (terrain)"))
-                } else {
-                    Line::from(r)
-                }
-            })
-            .collect();
-        f.render_widget(
-            Paragraph::new(rules).block(Block::default().borders(Borders::ALL).title(" rules ")),
-            cols[1],
-        );
+    }
+
+    fn draw_events(&self, f: &mut Frame<'_>, screen: &layout::Screen) {
+        let snap = self.session.current();
         let mut what: Vec<Line> = Vec::new();
+        // The status message first: in a short terminal it is the one line shown.
+        if !self.message.is_empty() {
+            what.push(Line::styled(
+                self.message.clone(),
+                Style::default().fg(Color::Yellow),
+            ));
+        }
         if let Some(i) = snap.input {
             what.push(Line::from(format!(
                 "turn {} {}: {}",
@@ -435,49 +974,205 @@ impl App {
         } else if !snap.events.is_empty() {
             what.push(Line::from(snap.events.join(", ")));
         }
-        if !self.message.is_empty() {
-            what.push(Line::styled(
-                self.message.clone(),
-                Style::default().fg(Color::Yellow),
-            ));
+        let paragraph = Paragraph::new(what);
+        if screen.events_boxed {
+            f.render_widget(
+                paragraph.wrap(Wrap { trim: true }).block(
+                    Block::default()
+                        .borders(Borders::ALL)
+                        .title(" what happened "),
+                ),
+                screen.events,
+            );
+        } else {
+            f.render_widget(paragraph, screen.events);
         }
-        f.render_widget(
-            Paragraph::new(what).wrap(Wrap { trim: true }).block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .title(" what happened "),
-            ),
-            rows[2],
-        );
-        f.render_widget(
-            Paragraph::new(Line::styled(
-                "arrows/WASD move · space wait · z undo · r restart · n/p level · S save route · q quit",
-                Style::default().fg(Color::DarkGray),
-            )),
-            rows[3],
-        );
+    }
+
+    /// The key hints that fit `width`: the answers while a question is
+    /// open, else the most used keys and `? keys`.
+    fn help_line(&self, width: u16) -> Line<'static> {
+        let style = Style::default().fg(Color::DarkGray);
+        if self.confirm_save {
+            return Line::styled("y save · any other key keeps playing", style);
+        }
+        let mut items = help_items();
+        let width = usize::from(width);
+        while items.len() > 1 && width_of(&join_items(&items)) > width {
+            let lowest = (1..items.len()).min_by_key(|&i| items[i].0).unwrap_or(1);
+            items.remove(lowest);
+        }
+        Line::styled(join_items(&items), style)
     }
 }
 
-/// Writes `text` to `path` atomically: a temporary file beside it, then a rename.
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let tmp: PathBuf = match dir {
-        Some(d) => d.join(format!(".{name}.miau-play.tmp")),
-        None => PathBuf::from(format!(".{name}.miau-play.tmp")),
+/// Help line items joined by ` · `.
+fn join_items(items: &[(u8, String)]) -> String {
+    let texts: Vec<&str> = items.iter().map(|(_, t)| t.as_str()).collect();
+    texts.join(" · ")
+}
+
+/// The rules as running text items: `rules: A IS B`, `C IS D`, ….
+fn compact_rule_items(rules: &[String]) -> Vec<String> {
+    match rules.split_first() {
+        Some((first, rest)) => std::iter::once(format!("rules: {first}"))
+            .chain(rest.iter().cloned())
+            .collect(),
+        None => vec!["rules: none".to_string()],
+    }
+}
+
+/// The rules as running text in `area`; an ellipsis when they go on.
+fn draw_compact_rules(f: &mut Frame<'_>, area: Rect, mut lines: Vec<String>) {
+    let shown = usize::from(area.height).max(1);
+    if lines.len() > shown {
+        lines.truncate(shown);
+        if let Some(last) = lines.last_mut() {
+            last.push_str(" …");
+        }
+    }
+    f.render_widget(
+        Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>()),
+        area,
+    );
+}
+
+/// The board's box with the cells in view, and a marker on every edge where
+/// the board goes on.
+fn draw_board(f: &mut Frame<'_>, screen: &layout::Screen, cells: &Cells, view: &layout::View) {
+    let more = Style::default()
+        .fg(Color::Yellow)
+        .add_modifier(Modifier::BOLD);
+    let mut block = Block::default().borders(Borders::ALL).title(" board ");
+    if view.rows.start > 0 {
+        block = block.title_top(Line::styled(" ▲ more ", more).right_aligned());
+    }
+    if view.rows.end < usize::from(cells.grid.rows) {
+        block = block.title_bottom(Line::styled(" ▼ more ", more).right_aligned());
+    }
+    let lines: Vec<Line> = cells.rows[view.rows.clone()]
+        .iter()
+        .map(|row| {
+            let mut spans = Vec::with_capacity(view.columns.len() * 2);
+            for (i, cell) in row[view.columns.clone()].iter().enumerate() {
+                if i > 0 {
+                    spans.push(Span::raw(" "));
+                }
+                spans.push(cell.clone());
+            }
+            Line::from(spans)
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines).block(block), screen.board);
+    let inner = screen.board_inner();
+    let buf = f.buffer_mut();
+    if view.columns.start > 0 {
+        for y in inner.top()..inner.bottom() {
+            buf[(screen.board.x, y)].set_symbol("◀").set_style(more);
+        }
+    }
+    if view.columns.end < cells.grid.columns.len() {
+        for y in inner.top()..inner.bottom() {
+            buf[(screen.board.right() - 1, y)]
+                .set_symbol("▶")
+                .set_style(more);
+        }
+    }
+}
+
+/// The message in place of the screen when the terminal is too small.
+fn draw_too_small(f: &mut Frame<'_>, area: Rect) {
+    let text = format!(
+        "miauc play needs a terminal of at least {} × {}; this one is {} × {}. \
+         Make the window larger, or press q to quit.",
+        layout::MIN_WIDTH,
+        layout::MIN_HEIGHT,
+        area.width,
+        area.height
+    );
+    f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+}
+
+/// The key list over the screen (the `?` key), in short words when the
+/// full ones would not fit.
+fn draw_keys(f: &mut Frame<'_>, area: Rect) {
+    let lines_of = |brief: bool| -> Vec<Line<'static>> {
+        let rows = key_list(brief);
+        let keys_w = rows.iter().map(|(k, _)| width_of(k)).max().unwrap_or(0);
+        rows.iter()
+            .map(|(k, does)| Line::from(format!("{}  {does}", pad(k, keys_w, false))))
+            .collect()
     };
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
+    let widest = |lines: &[Line]| lines.iter().map(Line::width).max().unwrap_or(0) + 2;
+    let mut lines = lines_of(false);
+    if widest(&lines) > usize::from(area.width) {
+        lines = lines_of(true);
+    }
+    let width = (widest(&lines) as u16).min(area.width);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let popup = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    };
+    f.render_widget(Clear, popup);
+    f.render_widget(
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" keys ")),
+        popup,
+    );
+}
+
+/// A route saved: the text written, and whether the file had changed since
+/// the player loaded it (the route then went into the changed text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Saved {
+    /// The text now in the file.
+    pub text: String,
+    /// The file differed from `loaded`.
+    pub merged: bool,
+}
+
+/// Records `route` as level `level`'s solution in the `.miau` file at
+/// `path`, through the CLI's one atomic writer. The file is read again
+/// first: an edit made since the player loaded `loaded` is kept, the route
+/// going into the current text. A symbolic link is written through, to the
+/// file it points at.
+pub fn save_route(path: &Path, loaded: &str, level: &str, route: &str) -> Result<Saved, String> {
+    let target = std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = super::files::read(&target)?;
+    let current = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "{} is no longer UTF-8 text; not writing over it",
+            path.display()
+        )
+    })?;
+    let text = crate::session::record_solution(&current, level, route).map_err(|e| {
+        if current == loaded {
+            e
+        } else {
+            format!("the file changed since it was loaded, and {e}")
+        }
+    })?;
+    super::files::write_atomic(&target, text.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Saved {
+        merged: current != loaded,
+        text,
     })
 }
 
 /// Runs `miauc play`; the exit status.
 pub fn play(path: &Path, level: Option<&str>, ascii: bool) -> u8 {
+    // Without a terminal the key loop has nothing to read and the screen
+    // nowhere to go: a usage error, before anything is written.
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        eprintln!(
+            "miauc: play needs a terminal: its standard input and output must be a terminal, \
+             not a file, a pipe or /dev/null (to see a route without one, use `miauc replay`)"
+        );
+        return 2;
+    }
     let Some((text, pack)) = load_pack(path, None) else {
         return 1;
     };
@@ -503,33 +1198,50 @@ pub fn play(path: &Path, level: Option<&str>, ascii: bool) -> u8 {
     let miau = crate::compile::SourceKind::of_path(&path.to_string_lossy())
         == crate::compile::SourceKind::Miau;
     let mut app = App::new(pack, miau.then_some(text), index, ascii);
-    let mut terminal = ratatui::init();
-    let result = (|| -> std::io::Result<()> {
-        loop {
-            terminal.draw(|f| app.draw(f))?;
-            let ev = crossterm::event::read()?;
-            let crossterm::event::Event::Key(k) = ev else {
-                continue;
-            };
-            if k.kind != KeyEventKind::Press {
-                continue;
-            }
-            match app.key(Key::of(&k)) {
-                Effect::None => {}
-                Effect::Quit => return Ok(()),
-                Effect::Save(text) => match write_atomic(path, &text) {
-                    Ok(()) => app.saved(text, path),
-                    Err(e) => app.save_failed(e.to_string()),
-                },
-            }
+    let mut terminal = match ratatui::try_init() {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = crossterm::terminal::disable_raw_mode();
+            eprintln!("miauc: play needs a terminal, and this one could not be set up: {e}");
+            return 2;
         }
-    })();
+    };
+    let result = key_loop(&mut terminal, &mut app, path);
     ratatui::restore();
     match result {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("miauc: terminal: {e}");
             1
+        }
+    }
+}
+
+/// Draws, reads a key, acts on it, until the player quits. Every event
+/// (a resize too) redraws the screen for the terminal's current size.
+fn key_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut App,
+    path: &Path,
+) -> std::io::Result<()> {
+    loop {
+        terminal.draw(|f| app.draw(f))?;
+        let crossterm::event::Event::Key(k) = crossterm::event::read()? else {
+            continue;
+        };
+        if k.kind != KeyEventKind::Press {
+            continue;
+        }
+        match app.key(Key::of(&k)) {
+            Effect::None => {}
+            Effect::Quit => return Ok(()),
+            Effect::Save { level, route } => {
+                let loaded = app.source().unwrap_or_default().to_string();
+                match save_route(path, &loaded, &level, &route) {
+                    Ok(saved) => app.saved(saved.text, path, saved.merged),
+                    Err(e) => app.save_failed(e),
+                }
+            }
         }
     }
 }
