@@ -260,17 +260,33 @@ fn wait_for(session: &str, needle: &str) -> String {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn end_to_end_in_tmux() {
-    let dir = std::env::temp_dir().join(format!("miau-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("crate-works.miau");
+    use std::os::unix::fs::PermissionsExt;
+    // The player opens a link to the file; links are planted at the
+    // temporary names its save could use (the shell's pid is the player's
+    // after `exec`), and the file is edited while the player runs.
+    let dir = scratch("tmux");
+    let real = dir.join("real");
+    std::fs::create_dir(&real).unwrap();
+    let file = real.join("crate-works.miau");
     std::fs::write(&file, CRATE_WORKS).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.join("play.miau");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "keep me").unwrap();
     let session = format!("miau-play-{}", std::process::id());
+    let plant = format!(
+        "for n in 0 1 2; do ln -s {victim} {real}/.crate-works.miau.$$.$n.tmp; done; ln -s {victim} {real}/.crate-works.miau.miau-play.tmp",
+        victim = victim.display(),
+        real = real.display()
+    );
     let cmd = format!(
-        "{} play {} --level door-stop; echo EXITED $?; sleep 30",
+        "sh -c '{plant}; exec {} play {} --level door-stop'; echo EXITED $?; sleep 30",
         env!("CARGO_BIN_EXE_miauc"),
-        file.display()
+        link.display()
     );
     tmux(&["kill-session", "-t", &session]);
     let status = Command::new("tmux")
@@ -298,27 +314,31 @@ fn end_to_end_in_tmux() {
     tmux(&["send-keys", "-t", &session, "z"]);
     let s = wait_for(&session, "undone");
     assert!(s.contains("turn 1"), "{s}");
-    // Save the route so far: asked first, then written atomically.
+    // An edit saved by an editor while the player runs.
+    let edited = CRATE_WORKS.replace("title      \"Door stop\"", "title      \"Door stopper\"");
+    assert_ne!(edited, CRATE_WORKS);
+    std::fs::write(&file, &edited).unwrap();
+    // Save the route so far: asked first, then written.
     tmux(&["send-keys", "-t", &session, "S"]);
     wait_for(&session, "y to save");
     tmux(&["send-keys", "-t", &session, "y"]);
     wait_for(&session, "saved L as the solution of door-stop");
     let saved = std::fs::read_to_string(&file).unwrap();
-    let pack = compile(&saved, SourceKind::Miau).pack.unwrap();
+    assert_eq!(solution_of(&saved, "door-stop"), "L");
+    assert!(saved.contains("\"Door stopper\""), "the edit is kept");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "permissions kept");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    let mut left: Vec<String> = std::fs::read_dir(&real)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
     assert_eq!(
-        pack.level("door-stop")
-            .unwrap()
-            .check
-            .solution
-            .as_ref()
-            .unwrap()
-            .text,
-        "L"
-    );
-    assert_eq!(
-        std::fs::read_dir(&dir).unwrap().count(),
-        1,
-        "no temporary file is left"
+        left.len(),
+        5,
+        "the file and the four planted links: {left:?}"
     );
     for k in [
         "Up", "Right", "Right", "Up", "Right", "Down", "Down", "Up", "Right", "Right", "Right",

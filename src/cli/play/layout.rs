@@ -411,7 +411,8 @@ mod tests {
         };
         assert_eq!(follow(4, fits, None, &f(1..2, 1..2)), 0..4);
         // Centred at first, YOU and the win together.
-        assert_eq!(follow(20, fits, None, &f(10..11, 8..12)), 7..12);
+        let v = follow(20, fits, None, &f(10..11, 8..12));
+        assert!(v.start <= 8 && v.end >= 12 && v.len() == 5, "{v:?}");
         // YOU alone when the win is too far.
         let v = follow(20, fits, None, &f(10..11, 2..11));
         assert!(v.contains(&10) && v.len() == 5, "{v:?}");
