@@ -449,6 +449,20 @@ fn without_a_terminal_play_is_a_usage_error() {
     assert!(out.stdout.is_empty(), "{:?}", out.stdout);
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.starts_with("miauc: play needs a terminal"), "{err}");
+    // In a new session without a controlling terminal, as the report ran it.
+    #[cfg(target_os = "linux")]
+    {
+        let out = Command::new("setsid")
+            .arg("--wait")
+            .arg(env!("CARGO_BIN_EXE_miauc"))
+            .arg("play")
+            .arg(&file)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("setsid runs (util-linux)");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty(), "{:?}", out.stdout);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -818,20 +832,9 @@ fn every_level_in_tmux(width: u16, height: u16) {
         let pack = compile(text, SourceKind::Miau).pack.unwrap();
         for level in 0..pack.levels.len() {
             let app = App::new(pack.clone(), Some(text.clone()), level, false);
-            let want = trimmed(&check_screen(&app, text, width, height));
-            let deadline = Instant::now() + Duration::from_secs(20);
-            loop {
-                let got = pane(&session);
-                if got == want {
-                    break;
-                }
-                assert!(
-                    Instant::now() < deadline,
-                    "{name} level {} at {width}x{height}: the terminal shows\n{got}\nexpected\n{want}",
-                    app.level_id()
-                );
-                std::thread::sleep(Duration::from_millis(50));
-            }
+            let want = check_screen(&app, text, width, height);
+            let what = format!("{name} level {} at {width}x{height}", app.level_id());
+            wait_for_screen(&session, &want, &what);
             let last = level + 1 == pack.levels.len();
             tmux(&["send-keys", "-t", &session, if last { "q" } else { "n" }]);
         }
@@ -853,4 +856,65 @@ fn every_level_fits_100_by_40_in_tmux() {
 #[test]
 fn every_level_fits_40_by_12_in_tmux() {
     every_level_in_tmux(40, 12);
+}
+
+/// Waits until the pane shows `want` (trailing blank lines aside).
+fn wait_for_screen(session: &str, want: &str, what: &str) {
+    let want = trimmed(want);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let got = pane(session);
+        if got == want {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: the terminal shows\n{got}\nexpected\n{want}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_resized_terminal_gets_a_new_layout() {
+    let text = include_str!("../packs/crate-works.miau");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/crate-works.miau");
+    let session = format!("miau-resize-{}", std::process::id());
+    let cmd = format!(
+        "{} play {}; echo EXITED $?; sleep 30",
+        env!("CARGO_BIN_EXE_miauc"),
+        path.display()
+    );
+    tmux(&["kill-session", "-t", &session]);
+    let status = Command::new("tmux")
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "100",
+            "-y",
+            "40",
+            &cmd,
+        ])
+        .env("TERM", "xterm-256color")
+        .status()
+        .expect("tmux starts");
+    assert!(status.success());
+    // One app drawn at each size in turn, as the player redraws on each resize.
+    let a = App::new(a_pack(text), Some(text.to_string()), 0, false);
+    for (w, h) in [(100u16, 40u16), (40, 12), (80, 24), (30, 10), (60, 16)] {
+        let (ws, hs) = (w.to_string(), h.to_string());
+        tmux(&["resize-window", "-t", &session, "-x", &ws, "-y", &hs]);
+        let want = if w < 40 {
+            screen_at(&a, w, h)
+        } else {
+            check_screen(&a, text, w, h)
+        };
+        wait_for_screen(&session, &want, &format!("resized to {w}x{h}"));
+    }
+    tmux(&["send-keys", "-t", &session, "q"]);
+    wait_for(&session, "EXITED 0");
+    tmux(&["kill-session", "-t", &session]);
 }
