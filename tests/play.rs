@@ -687,7 +687,10 @@ fn the_view_follows_you_and_the_rules_fit() {
     let pack = compile(text, SourceKind::Miau).pack.unwrap();
     let mut a = App::new(pack, Some(text.to_string()), 0, false);
     let s = check_screen(&a, text, 40, 12);
-    assert!(s.contains("rules: "), "{s}");
+    assert!(
+        s.contains("rules: MIAU IS YOU"),
+        "things' rules before terrain's: {s}"
+    );
     for step in "→→→↑→→→→→→↓↓→↓→".chars() {
         keys(&mut a, &step.to_string());
         check_screen(&a, text, 40, 12);

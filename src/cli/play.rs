@@ -841,7 +841,10 @@ impl App {
     pub fn draw(&self, f: &mut Frame<'_>) {
         let area = f.area();
         let rules = self.rule_lines();
-        let compact = layout::wrap_items(&compact_rule_items(&rules), usize::from(area.width));
+        let compact = layout::wrap_items(
+            &compact_rule_items(&self.session.rules()),
+            usize::from(area.width),
+        );
         let Some((screen, cells, view)) = self.arrange(area, &rules, &compact) else {
             *self.last_view.borrow_mut() = None;
             draw_too_small(f, area);
@@ -1012,9 +1015,23 @@ fn join_items(items: &[(u8, String)]) -> String {
     texts.join(" · ")
 }
 
-/// The rules as running text items: `rules: A IS B`, `C IS D`, ….
-fn compact_rule_items(rules: &[String]) -> Vec<String> {
-    match rules.split_first() {
+/// The rules as running text items: `rules: A IS B`, `C IS D`, …, the
+/// rules of things before the terrain's (a short terminal shows the first
+/// few).
+fn compact_rule_items(rules: &[(String, bool)]) -> Vec<String> {
+    let ordered: Vec<String> = rules
+        .iter()
+        .filter(|(_, terrain)| !terrain)
+        .chain(rules.iter().filter(|(_, terrain)| *terrain))
+        .map(|(r, terrain)| {
+            if *terrain {
+                format!("{r} (terrain)")
+            } else {
+                r.clone()
+            }
+        })
+        .collect();
+    match ordered.split_first() {
         Some((first, rest)) => std::iter::once(format!("rules: {first}"))
             .chain(rest.iter().cloned())
             .collect(),
