@@ -170,7 +170,15 @@ fn saving_asks_first_then_records_the_route_through_the_formatter() {
     let mut a = app(true);
     assert_eq!(keys(&mut a, "S"), [Effect::None]);
     assert!(a.message().contains("play some turns first"));
-    keys(&mut a, "←↑");
+    keys(&mut a, "←");
+    keys(&mut a, "S");
+    assert!(
+        a.message().starts_with("save L (1 turn) as"),
+        "{}",
+        a.message()
+    );
+    keys(&mut a, "x");
+    keys(&mut a, "↑");
     assert_eq!(keys(&mut a, "S"), [Effect::None]);
     assert!(
         a.message()

@@ -521,9 +521,9 @@ impl App {
         } else {
             self.confirm_save = true;
             self.message = format!(
-                "save {} ({} turns) as the solution of {}? y to save, any other key to keep playing",
+                "save {} ({}) as the solution of {}? y to save, any other key to keep playing",
                 self.session.route(),
-                self.session.turns(),
+                super::plural(self.session.turns(), "turn"),
                 self.level_id()
             );
         }
