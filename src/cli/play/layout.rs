@@ -16,8 +16,8 @@ pub const MIN_WIDTH: u16 = 40;
 /// The shortest terminal the player draws into.
 pub const MIN_HEIGHT: u16 = 12;
 
-/// The board's rows cut to what the rules may leave it when it is scrolled
-/// and the rules go below: at least this many board rows stay.
+/// When the board scrolls, the rules panel goes below it only if the board
+/// keeps at least this many rows; else the rules run as a line of text.
 const MIN_SCROLLED_ROWS: u16 = 5;
 /// The narrowest board box the rules panel may leave beside itself.
 const MIN_SCROLLED_WIDTH: u16 = 30;
