@@ -175,6 +175,9 @@ fn fmt_check_reports_and_fmt_rewrites() {
         messy,
         "--check must not write"
     );
+    // It shows what would change, as a unified diff against the file.
+    let shown = String::from_utf8_lossy(&r.stdout).replace(&dir.display().to_string(), "<dir>");
+    insta::assert_snapshot!("fmt_check_diff", shown);
     assert!(miauc(&["fmt", src.to_str().unwrap()]).status.success());
     let once = std::fs::read_to_string(&src).unwrap();
     assert_ne!(once, messy);
