@@ -7,7 +7,11 @@
 //!   so a FIFO or a device named `x.miau` can't hang or flood a run;
 //! - every write goes to a temporary file beside the target that is renamed
 //!   over it, so a full disk or a killed process leaves the old file or the
-//!   complete new one, never a partial one.
+//!   complete new one, never a partial one;
+//! - a command's output (`import -o`, `render -o`, `build -o`) is written
+//!   only to a path that holds nothing or a regular file: never through a
+//!   symbolic link, over a device, FIFO or directory, or over one of the
+//!   command's own inputs ([`write_output`]).
 
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
@@ -136,6 +140,21 @@ pub fn read(path: &Path) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// Read standard input, at most [`MAX_SOURCE_BYTES`] of it, like [`read`]
+/// reads a file.
+pub fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("standard input: {e}"))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(too_big(Path::new("standard input")));
+    }
+    Ok(bytes)
+}
+
 fn too_big(path: &Path) -> String {
     format!(
         "{}: larger than {} MiB, the most a source file may be",
@@ -167,6 +186,43 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Why `target` may not receive a command's output, if it may not: it is a
+/// symbolic link (writing through it would change a file the user didn't
+/// name), something other than a regular file (renaming over `/dev/null` or
+/// a FIFO replaces it), or the same file as one of `inputs` (the command
+/// would destroy what it read).
+pub fn output_refusal(target: &Path, inputs: &[&Path]) -> Option<String> {
+    let shown = target.display();
+    let meta = std::fs::symlink_metadata(target).ok()?;
+    if meta.is_symlink() {
+        return Some(format!(
+            "{shown} is a symbolic link; not writing through it (remove it, or pick another output)"
+        ));
+    }
+    if !meta.is_file() {
+        return Some(format!(
+            "{shown} exists and isn't a regular file; not replacing it (pick another output)"
+        ));
+    }
+    let real = std::fs::canonicalize(target).ok()?;
+    let input = inputs
+        .iter()
+        .find(|i| std::fs::canonicalize(i).is_ok_and(|r| r == real))?;
+    Some(format!(
+        "{shown} is the input {}; not overwriting it (pick another output)",
+        input.display()
+    ))
+}
+
+/// Write a command's output to `target` atomically, after
+/// [`output_refusal`] allows it. The error names the file.
+pub fn write_output(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), String> {
+    if let Some(why) = output_refusal(target, inputs) {
+        return Err(why);
+    }
+    write_atomic(target, bytes).map_err(|e| format!("{}: {e}", target.display()))
 }
 
 /// A new file `.<name>.<pid>.<n>.tmp` in `dir`, created exclusively so two
@@ -224,6 +280,51 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(left.len(), 2, "a temporary file was left: {left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn outputs_go_only_to_new_or_regular_files_that_are_not_inputs() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = scratch("outputs");
+        let input = dir.join("in.xsb");
+        std::fs::write(&input, "input").unwrap();
+        let inputs = [input.as_path()];
+        // A new path and an existing regular file are written.
+        let fresh = dir.join("new.miau");
+        assert_eq!(write_output(&fresh, b"a", &inputs), Ok(()));
+        assert_eq!(write_output(&fresh, b"b", &inputs), Ok(()));
+        assert_eq!(std::fs::read_to_string(&fresh).unwrap(), "b");
+        // The input itself, by its name or another spelling of it, is not.
+        let again = dir.join(".").join("in.xsb");
+        for target in [&input, &again] {
+            let err = write_output(target, b"x", &inputs).unwrap_err();
+            assert!(err.contains("is the input"), "{err}");
+        }
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), "input");
+        // Nor a link (even to a harmless file), a FIFO or a directory.
+        let link = dir.join("link.miau");
+        std::os::unix::fs::symlink(&fresh, &link).unwrap();
+        let err = write_output(&link, b"x", &inputs).unwrap_err();
+        assert!(err.contains("symbolic link"), "{err}");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&fresh).unwrap(), "b");
+        let fifo = dir.join("fifo.miau");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let sub = dir.join("sub.miau");
+        std::fs::create_dir(&sub).unwrap();
+        for target in [&fifo, &sub] {
+            let err = write_output(target, b"x", &inputs).unwrap_err();
+            assert!(err.contains("isn't a regular file"), "{err}");
+        }
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

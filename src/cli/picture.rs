@@ -71,7 +71,7 @@ pub fn render(a: &RenderArgs<'_>) -> u8 {
         }
     };
     let written = match a.out {
-        Some(p) => std::fs::write(p, &bytes).map_err(|e| format!("{}: {e}", p.display())),
+        Some(p) => super::files::write_output(p, &bytes, &[a.file]),
         None => {
             use std::io::Write;
             std::io::stdout()
