@@ -12,7 +12,8 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub mod files;
+/// The file-system rules, shared with the language server (`crate::files`).
+pub use crate::files;
 mod picture;
 pub mod play;
 mod stage4;
