@@ -55,8 +55,7 @@ pub fn render(a: &RenderArgs<'_>) -> u8 {
                 );
                 return 2;
             };
-            let (svgs, stop) = crate::render::route_svgs(&pack, level, moves);
-            crate::render::raster::gif(&svgs, a.delay).map(|b| (b, stop))
+            crate::render::route_gif(&pack, level, moves, a.delay)
         }
         Some(other) => {
             eprintln!("miauc: cannot write .{other}: the output must end in .svg, .png or .gif");
