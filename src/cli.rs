@@ -12,7 +12,8 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub mod files;
+/// The file-system rules, shared with the language server (`crate::files`).
+pub use crate::files;
 mod picture;
 pub mod play;
 mod stage4;
@@ -202,13 +203,20 @@ pub enum Command {
     /// Turn pack JSON (or a share string) back into readable `.miau`; or
     /// convert an XSB Sokoban file (`*.xsb`) to packs.
     Import {
-        /// A pack JSON file, a share string (`miau1:…`), or an XSB file.
+        /// A pack JSON file, a share string (`miau1:…`), a file holding a
+        /// share string, an XSB file, or `-`: pack JSON or a share string
+        /// on standard input.
         input: String,
         /// Where to write the `.miau` file (default: standard output); for
         /// an XSB file of more than 64 levels, a directory to write one pack
         /// per 64 levels into.
         #[arg(short, long)]
         out: Option<PathBuf>,
+        /// The text encoding of an XSB file: `utf8` (bytes that aren't
+        /// UTF-8 are refused) or `latin1` (ISO 8859-1, common in older
+        /// collections).
+        #[arg(long, value_enum, default_value_t = Encoding::Utf8)]
+        encoding: Encoding,
     },
     /// Format `.miau` files canonically, in place.
     Fmt {
@@ -359,8 +367,9 @@ pub enum Command {
     /// section of the rules reference (`miauc explain SINK`).
     Explain {
         /// A code (`M301`), a name (`undeclared-property-word`), or a rules
-        /// topic: a property word or a heading of docs/rules.md (`the-turn`).
-        code: String,
+        /// topic: a property or mechanism word or a heading of docs/rules.md
+        /// (`the-turn`). `topics`, or nothing, lists them all.
+        code: Option<String>,
     },
     /// Serve the Language Server Protocol over standard input and output.
     Lsp {
@@ -386,9 +395,13 @@ pub fn main() -> ExitCode {
             link,
             report,
         } => build(&inputs, &out, link, &report),
-        Command::Import { input, out } => import(&input, out.as_deref()),
+        Command::Import {
+            input,
+            out,
+            encoding,
+        } => import(&input, out.as_deref(), encoding),
         Command::Fmt { check, inputs } => fmt(&inputs, check),
-        Command::Explain { code } => explain(&code),
+        Command::Explain { code } => explain(code.as_deref().unwrap_or("topics")),
         Command::Catalogue { inputs } => catalogue(&inputs),
         Command::Replay {
             file,
@@ -574,7 +587,7 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
             eprintln!("wrote {}", target.display());
         }
         if link {
-            println!("{}: {}", pack.id, crate::share::encode(&json));
+            print_share_string(&pack.id, &json);
         }
     }
     if human {
@@ -588,6 +601,78 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
         }
     }
     u8::from(failed)
+}
+
+/// How `import` reads the bytes of an XSB file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Encoding {
+    /// UTF-8; other bytes are an error naming where they are.
+    Utf8,
+    /// ISO 8859-1: every byte is the character of the same number.
+    Latin1,
+}
+
+impl Encoding {
+    /// The text of `bytes` read from `path`.
+    fn decode(self, path: &Path, bytes: Vec<u8>) -> Result<String, String> {
+        match self {
+            Encoding::Latin1 => Ok(bytes.iter().map(|&b| char::from(b)).collect()),
+            Encoding::Utf8 => String::from_utf8(bytes).map_err(|e| {
+                let bytes = e.as_bytes();
+                let at = e.utf8_error().valid_up_to();
+                let before = &bytes[..at];
+                let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+                let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+                let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+                format!(
+                    "{}:{line}:{column}: byte 0x{:02X} isn't UTF-8 (M114); \
+                     if the file is Latin-1, as older collections often are, pass `--encoding latin1`",
+                    path.display(),
+                    bytes[at]
+                )
+            }),
+        }
+    }
+}
+
+/// The longest single argument Linux passes to a program (`MAX_ARG_STRLEN`,
+/// 32 pages): a longer share string can't be given to `import` on a command line.
+const MAX_ARGUMENT_BYTES: usize = 128 * 1024;
+
+/// `build --link`'s line for one pack: its share string, unless `import`
+/// could never take it back (the JSON inflates past what a share string may
+/// hold); a string too long for a command line comes with how to pass it.
+fn print_share_string(id: &str, json: &str) {
+    let (line, message) = share_output(id, json);
+    if let Some(message) = message {
+        eprintln!("{message}");
+    }
+    if let Some(line) = line {
+        println!("{line}");
+    }
+}
+
+/// The line `build --link` prints for a pack (`id: miau1:…`), if any, and
+/// the warning or note that goes with it.
+fn share_output(id: &str, json: &str) -> (Option<String>, Option<String>) {
+    if json.len() > crate::share::MAX_DECODED_BYTES {
+        let warning = format!(
+            "warning: pack `{id}`: no share string: its JSON is {} MiB, more than the {} MiB \
+             `miauc import` decodes from one; share the JSON file instead",
+            json.len() >> 20,
+            crate::share::MAX_DECODED_BYTES >> 20
+        );
+        return (None, Some(warning));
+    }
+    let link = crate::share::encode(json);
+    let note = (link.len() > MAX_ARGUMENT_BYTES).then(|| {
+        format!(
+            "note: pack `{id}`: its share string is {} KiB, too long to pass as one argument; \
+             save it to a file and run `miauc import FILE`, or pipe it to `miauc import -`",
+            link.len() >> 10
+        )
+    });
+    (Some(format!("{id}: {link}")), note)
 }
 
 /// What `build` may write: never one of its inputs, never the same file
@@ -667,40 +752,22 @@ fn is_pack_json_of(path: &Path, id: &str) -> bool {
         == Some(id)
 }
 
-fn import(input: &str, out: Option<&Path>) -> u8 {
+fn import(input: &str, out: Option<&Path>, encoding: Encoding) -> u8 {
     let path = Path::new(input);
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("xsb"))
     {
-        return import_xsb(path, out);
+        return import_xsb(path, out, encoding);
     }
-    // Bytes that aren't UTF-8 are refused (M114), as `check` refuses them:
-    // an import never writes U+FFFD where the pack had other bytes.
-    let mut decoding = Vec::new();
-    let json = if Path::new(input).exists() {
-        match read_source(Path::new(input)) {
-            Ok((text, diags)) => {
-                decoding = diags;
-                text
-            }
-            Err(e) => {
-                eprintln!("miauc: {e}");
-                return 1;
-            }
-        }
-    } else {
-        match crate::share::decode(input.trim()) {
-            Ok(json) => json,
-            Err(e) => {
-                eprintln!(
-                    "miauc: {}: not a file, and not a share string: {e}",
-                    abbreviate(input)
-                );
-                return 1;
-            }
+    let (json, decoding) = match import_text(input) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("miauc: {e}");
+            return 1;
         }
     };
+    let input_path = Some(path).filter(|p| input != "-" && p.exists());
     let mut compiled = compile::compile(&json, SourceKind::Json);
     compiled.diagnostics.splice(0..0, decoding);
     let failed = print_diagnostics(
@@ -723,14 +790,56 @@ fn import(input: &str, out: Option<&Path>) -> u8 {
     let source = formatted(crate::import::to_miau(&pack));
     match out {
         Some(path) => {
-            if let Err(e) = files::write_atomic(path, source.as_bytes()) {
-                eprintln!("miauc: {}: {e}", path.display());
+            let inputs: Vec<&Path> = input_path.iter().copied().collect();
+            if let Err(e) = files::write_output(path, source.as_bytes(), &inputs) {
+                eprintln!("miauc: {e}");
                 return 1;
             }
         }
         None => print!("{source}"),
     }
     0
+}
+
+/// The pack JSON `import` was given, with the diagnostics of decoding it: a
+/// file of pack JSON, a share string as the argument, a file holding a share
+/// string (`build --link` prints strings too long for a command line), or
+/// `-` for either on standard input.
+fn import_text(input: &str) -> Result<(String, Vec<Diagnostic>), String> {
+    let from_share = |text: &str, shown: &str| {
+        crate::share::decode(text.trim())
+            .map(|json| (json, Vec::new()))
+            .map_err(|e| format!("{shown}: not a share string: {e}"))
+    };
+    let bytes = if input == "-" {
+        files::read_stdin()?
+    } else if Path::new(input).exists() {
+        files::read(Path::new(input))?
+    } else {
+        return crate::share::decode(input.trim())
+            .map(|json| (json, Vec::new()))
+            .map_err(|e| {
+                format!(
+                    "{}: not a file, and not a share string: {e}",
+                    abbreviate(input)
+                )
+            });
+    };
+    let shown = if input == "-" {
+        "standard input"
+    } else {
+        input
+    };
+    if bytes
+        .trim_ascii_start()
+        .starts_with(crate::share::PREFIX.as_bytes())
+    {
+        let text = String::from_utf8_lossy(&bytes);
+        return from_share(&text, shown);
+    }
+    // Bytes that aren't UTF-8 are refused (M114), as `check` refuses them:
+    // an import never writes U+FFFD where the pack had other bytes.
+    Ok(compile::decode(&bytes))
 }
 
 /// Imported source as `miauc fmt` writes it, so that an import passes
@@ -755,9 +864,9 @@ fn abbreviate(input: &str) -> String {
 }
 
 /// `miauc import levels.xsb`: Sokoban levels to packs (`import::xsb`).
-fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
-    let text = match files::read(path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+fn import_xsb(path: &Path, out: Option<&Path>, encoding: Encoding) -> u8 {
+    let text = match files::read(path).and_then(|bytes| encoding.decode(path, bytes)) {
+        Ok(text) => text,
         Err(e) => {
             eprintln!("miauc: {e}");
             return 1;
@@ -778,16 +887,29 @@ fn import_xsb(path: &Path, out: Option<&Path>) -> u8 {
     for pack in &mut packs {
         pack.text = formatted(std::mem::take(&mut pack.text));
     }
-    let write = |target: &Path, text: &str| match files::write_atomic(target, text.as_bytes()) {
-        Ok(()) => {
-            eprintln!("wrote {}", target.display());
-            true
+    // Source that builds, or nothing: every pack is compiled before any is written.
+    for pack in &packs {
+        let compiled = compile::compile(&pack.text, SourceKind::Miau);
+        let name = format!("{}.miau", pack.id);
+        if print_diagnostics(&name, &pack.text, &compiled.diagnostics, &Report::default()) {
+            eprintln!(
+                "miauc: {}: nothing imported: the .miau source wouldn't build",
+                path.display()
+            );
+            return 1;
         }
-        Err(e) => {
-            eprintln!("miauc: {}: {e}", target.display());
-            false
-        }
-    };
+    }
+    let write =
+        |target: &Path, text: &str| match files::write_output(target, text.as_bytes(), &[path]) {
+            Ok(()) => {
+                eprintln!("wrote {}", target.display());
+                true
+            }
+            Err(e) => {
+                eprintln!("miauc: {e}");
+                false
+            }
+        };
     match (out, packs.as_slice()) {
         (Some(file), [one]) if !file.is_dir() => u8::from(!write(file, &one.text)),
         (Some(dir), _) => {
@@ -860,7 +982,10 @@ fn fmt(inputs: &[PathBuf], check: bool) -> u8 {
             Ok(formatted) if formatted == text => {}
             Ok(formatted) => {
                 if check {
-                    println!("would reformat {name}");
+                    // The diff, as rustfmt's and ruff's `--check` print it, so
+                    // the log shows what to change without running `fmt`.
+                    println!("would reformat {name}:");
+                    print!("{}", format_diff(&name, &text, &formatted));
                     status = 1;
                 } else if let Err(e) = files::write_atomic(&source.real, formatted.as_bytes()) {
                     eprintln!("miauc: {name}: {e}");
@@ -876,6 +1001,17 @@ fn fmt(inputs: &[PathBuf], check: bool) -> u8 {
         }
     }
     status
+}
+
+/// A unified diff from a file's text to its canonical form, three lines of
+/// context around each change.
+fn format_diff(name: &str, text: &str, formatted: &str) -> String {
+    similar::TextDiff::from_lines(text, formatted)
+        .unified_diff()
+        .context_radius(3)
+        .header(name, &format!("{name} (formatted)"))
+        .missing_newline_hint(false)
+        .to_string()
 }
 
 /// `miauc catalogue`: every pack must build; the document goes to stdout.
@@ -933,6 +1069,7 @@ fn explain(code: &str) -> u8 {
             eprintln!(
                 "miauc: {code} isn't a diagnostic code or name, or a section of docs/rules.md"
             );
+            eprintln!("  = note: `miauc explain topics` lists every code and section");
             // Diagnostic names first (`skipable`), then the rules' sections.
             let names: Vec<&str> = crate::diag::CATALOGUE.iter().map(|i| i.name).collect();
             let anchors = crate::reference::anchors();
@@ -1018,5 +1155,38 @@ fn replay(path: &Path, level_id: &str, moves: Option<&str>, explain: bool) -> u8
     match out.result {
         crate::engine::ReplayResult::Won { .. } => 0,
         _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn share_strings_import_cannot_take_back_are_not_printed() {
+        let huge = "x".repeat(crate::share::MAX_DECODED_BYTES + 1);
+        let (line, message) = super::share_output("big", &huge);
+        assert_eq!(line, None);
+        assert!(
+            message
+                .unwrap()
+                .starts_with("warning: pack `big`: no share string")
+        );
+    }
+
+    #[test]
+    fn share_strings_too_long_for_an_argument_say_how_to_pass_them() {
+        // Text deflate can't shrink: a 200 KiB string of pseudo-random letters.
+        let mut x: u32 = 1;
+        let noisy: String = (0..200 * 1024)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                char::from(b'a' + ((x >> 16) % 26) as u8)
+            })
+            .collect();
+        let (line, message) = super::share_output("noisy", &noisy);
+        assert!(line.unwrap().starts_with("noisy: miau1:"));
+        assert!(message.unwrap().contains("miauc import -"));
+        let (line, message) = super::share_output("small", "{}");
+        assert!(line.is_some());
+        assert_eq!(message, None);
     }
 }

@@ -18,8 +18,11 @@
 //! - [`catalogue`]: the Markdown catalogue of a set of packs;
 //! - [`compile`]: the pipeline the shells call;
 //! - [`ide`]: editor features as plain functions over byte offsets;
+//! - [`files`]: the file-system rules both shells follow (walks, bounded
+//!   reads, atomic writes in their lane);
 //! - [`lsp`]: the language server shell (`miauc lsp`);
-//! - [`cli`]: the `miauc` command line (the only module here that does I/O).
+//! - [`cli`]: the `miauc` command line (with `lsp` and `files`, the only
+//!   modules here that do I/O).
 
 pub mod analysis;
 pub mod catalogue;
@@ -28,6 +31,7 @@ pub mod cli;
 pub mod compile;
 pub mod diag;
 pub mod engine;
+pub mod files;
 pub mod fmt;
 pub mod fuzz;
 pub mod ide;

@@ -43,6 +43,30 @@ pub fn word_anchor(word: &str) -> Option<&'static str> {
     })
 }
 
+/// The section that explains a mechanism's conventional word, for words a
+/// pack declares itself rather than the core's properties: `OPEN` and `SHUT`
+/// (pairs), `TICK` (automata), `PLATE` and `GATE` (gates and plates). Lets
+/// `miauc explain OPEN` answer with the section a hover on OPEN names.
+pub fn mechanism_anchor(word: &str) -> Option<&'static str> {
+    Some(match word.to_uppercase().as_str() {
+        "OPEN" | "SHUT" | "PAIR" => "pairs",
+        "TICK" | "AUTOMATON" => "automata",
+        "PLATE" | "GATE" | "CHANNEL" => "gates-and-plates",
+        "CRUMBLE" => "crumbling",
+        _ => return None,
+    })
+}
+
+/// Every section of the page as (heading level, heading text, anchor), in
+/// page order: the topics `miauc explain` takes.
+pub fn sections() -> Vec<(usize, &'static str, String)> {
+    headings()
+        .into_iter()
+        .zip(anchors())
+        .map(|((level, text, _), anchor)| (level, text, anchor))
+        .collect()
+}
+
 /// The GitHub anchor of a heading: lower case, spaces to `-`, punctuation
 /// other than `-` and `_` dropped.
 pub fn slug(heading: &str) -> String {
@@ -118,6 +142,25 @@ pub fn section(topic: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mechanism_words_name_sections() {
+        for word in ["OPEN", "shut", "TICK", "PLATE", "GATE", "crumble"] {
+            let anchor = mechanism_anchor(word).unwrap();
+            assert!(section(anchor).is_some(), "{word}: no section #{anchor}");
+        }
+        assert_eq!(mechanism_anchor("MIAU"), None);
+    }
+
+    #[test]
+    fn sections_list_every_heading_with_its_anchor() {
+        let all = sections();
+        assert_eq!(all.len(), anchors().len());
+        assert!(
+            all.iter()
+                .any(|(l, t, a)| *l == 3 && *t == "SINK" && a == "sink")
+        );
+    }
 
     #[test]
     fn every_anchor_a_hover_names_is_a_section() {

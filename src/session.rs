@@ -66,12 +66,17 @@ impl Outcome {
     }
 }
 
-/// A play of one level with its full history.
+/// A play of one level with its full history (or, from
+/// [`Session::last_only`], only its reset and its latest snapshot).
 #[derive(Debug, Clone)]
 pub struct Session {
     game: Game,
     history: Vec<Snapshot>,
     scratch: Scratch,
+    /// Whether every snapshot is kept (for undo, the route and a GIF), or
+    /// only the reset and the latest: memory stays one board whatever the
+    /// route's length.
+    keep_history: bool,
 }
 
 impl Session {
@@ -91,6 +96,18 @@ impl Session {
             }],
             game,
             scratch: Scratch::default(),
+            keep_history: true,
+        }
+    }
+
+    /// A play that keeps only the reset and the latest snapshot, for callers
+    /// that need where a route ends (a picture, a preview), not the way
+    /// there: a 100,000-move route costs one board, not 100,000. Undo has
+    /// nothing to go back to, and [`Session::route`] holds the last input only.
+    pub fn last_only(level: &Level) -> Session {
+        Session {
+            keep_history: false,
+            ..Session::new(level)
         }
     }
 
@@ -113,7 +130,7 @@ impl Session {
 
     /// Accepted turns since reset.
     pub fn turns(&self) -> usize {
-        self.history.len() - 1
+        self.current().turn
     }
 
     /// The inputs of the accepted turns, as letters `U D L R W`.
@@ -139,7 +156,7 @@ impl Session {
     pub fn apply(&mut self, action: Action) -> Outcome {
         match action {
             Action::Undo => {
-                if self.history.len() > 1 {
+                if self.keep_history && self.history.len() > 1 {
                     self.history.pop();
                     Outcome::Undone
                 } else {
@@ -177,6 +194,9 @@ impl Session {
                     }
                 }
                 let events = texts(turn_events(&self.game, &before.state, &state, &report));
+                if !self.keep_history {
+                    self.history.truncate(1);
+                }
                 self.history.push(Snapshot {
                     state,
                     facing_left,
@@ -279,6 +299,21 @@ mod tests {
         assert_eq!(s.apply(Action::Restart), Outcome::Restarted);
         assert_eq!(s.turns(), 0);
         assert_eq!(s.apply(Action::Undo), Outcome::NothingToUndo);
+    }
+
+    #[test]
+    fn a_last_only_play_keeps_two_snapshots_whatever_the_route() {
+        let mut full = Session::new(&level(SRC));
+        let mut last = Session::last_only(&level(SRC));
+        let route = "RWWWWWWWWWWWWWWWWWWW";
+        assert_eq!(full.play_route(route), last.play_route(route));
+        assert_eq!(last.history().len(), 2);
+        assert_eq!(last.turns(), full.turns());
+        assert_eq!(last.current().state, full.current().state);
+        assert_eq!(last.current().events, full.current().events);
+        assert_eq!(last.apply(Action::Undo), Outcome::NothingToUndo);
+        assert_eq!(last.apply(Action::Restart), Outcome::Restarted);
+        assert_eq!(last.turns(), 0);
     }
 
     #[test]

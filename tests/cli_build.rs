@@ -175,6 +175,9 @@ fn fmt_check_reports_and_fmt_rewrites() {
         messy,
         "--check must not write"
     );
+    // It shows what would change, as a unified diff against the file.
+    let shown = String::from_utf8_lossy(&r.stdout).replace(&dir.display().to_string(), "<dir>");
+    insta::assert_snapshot!("fmt_check_diff", shown);
     assert!(miauc(&["fmt", src.to_str().unwrap()]).status.success());
     let once = std::fs::read_to_string(&src).unwrap();
     assert_ne!(once, messy);
@@ -212,6 +215,21 @@ fn explain_prints_a_section_of_the_rules() {
     let r = miauc(&["explain", "no-such-topic"]);
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("docs/rules.md"));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("miauc explain topics"));
+    // The word a hover names leads to its mechanism's section.
+    let r = miauc(&["explain", "OPEN"]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).starts_with("### Pairs\n"));
+    // The list of topics, asked for or by giving none.
+    for args in [&["explain", "topics"][..], &["explain"][..]] {
+        let r = miauc(args);
+        assert!(r.status.success(), "{args:?}");
+        let page = String::from_utf8_lossy(&r.stdout);
+        assert!(
+            page.contains("`the-turn`") && page.contains("| M301 |"),
+            "{page}"
+        );
+    }
     // A misspelt name gets its suggestion: a diagnostic name, or a section.
     let r = miauc(&["explain", "skipable"]);
     assert_eq!(r.status.code(), Some(2));

@@ -476,3 +476,145 @@ fn a_cancelled_heavy_request_is_answered_request_cancelled() {
         "{shown}"
     );
 }
+
+/// A server started on `folder` as its one workspace folder.
+fn initialized_in(folder: &std::path::Path, capabilities: Value) -> Server {
+    let mut s = Server::start();
+    let uri = format!("file://{}", folder.display());
+    s.send(&json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "capabilities": capabilities,
+            "workspaceFolders": [{ "uri": uri, "name": "w" }]
+        }
+    }));
+    assert!(s.response(1, 10)["result"]["capabilities"].is_object());
+    s.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    s
+}
+
+#[test]
+fn the_workspace_scan_follows_the_command_lines_file_rules() {
+    let dir = std::env::temp_dir().join(format!("miau-lsp-walk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A pack with a mistake, a link to an endless device named like a pack,
+    // and a fan of links to the folder itself (12^8 paths walked naively).
+    std::fs::write(dir.join("a.miau"), "pack a {\n").unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("b.miau")).unwrap();
+    for i in 0..12 {
+        std::os::unix::fs::symlink(".", dir.join(format!("loop{i:02}"))).unwrap();
+    }
+    let start = Instant::now();
+    let mut s = initialized_in(&dir, json!({}));
+    let a_uri = format!("file://{}/a.miau", dir.display());
+    let published = s.notification(30, |v| {
+        v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == a_uri
+    });
+    assert!(
+        !published["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // The server still answers at once, and never analysed the device.
+    s.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }));
+    assert_eq!(s.response(2, 10)["result"], Value::Null);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        !s.backlog.iter().any(|v| v["params"]["uri"]
+            .as_str()
+            .is_some_and(|u| u.contains("b.miau"))
+            || v["params"]["uri"]
+                .as_str()
+                .is_some_and(|u| u.contains("loop"))),
+        "{:?}",
+        s.backlog
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `miau.select` with a range, as the "Allow" quick fix sends it.
+fn select(id: i64) -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand",
+        "params": { "command": "miau.select", "arguments": [URI,
+            { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 1 } }] }
+    })
+}
+
+#[test]
+fn select_never_waits_on_a_client_without_show_document() {
+    let mut s = initialized();
+    // The client declared no showDocument support: nothing is asked.
+    for id in 2..6 {
+        s.send(&select(id));
+    }
+    for id in 2..6 {
+        assert!(s.response(id, 5).get("error").is_none());
+    }
+    assert!(
+        !s.backlog
+            .iter()
+            .any(|v| v["method"] == "window/showDocument"),
+        "{:?}",
+        s.backlog
+    );
+    s.send(&json!({ "jsonrpc": "2.0", "id": 9, "method": "shutdown" }));
+    assert_eq!(s.response(9, 10)["result"], Value::Null);
+}
+
+#[test]
+fn select_gives_up_on_a_client_that_never_shows_the_document() {
+    let dir = std::env::temp_dir().join(format!("miau-lsp-show-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = initialized_in(
+        &dir,
+        json!({ "window": { "showDocument": { "support": true } } }),
+    );
+    // Four selections the client never answers: each is answered within
+    // the time-out, and the server still hears a request after them.
+    for id in 2..6 {
+        s.send(&select(id));
+    }
+    let asked = s.notification(10, |v| v["method"] == "window/showDocument");
+    assert!(asked["params"]["selection"].is_object(), "{asked}");
+    for id in 2..6 {
+        assert!(s.response(id, 10).get("error").is_none());
+    }
+    s.send(&json!({ "jsonrpc": "2.0", "id": 9, "method": "shutdown" }));
+    assert_eq!(s.response(9, 5)["result"], Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_document_mentioning_content_length_across_a_read_is_not_dropped() {
+    let mut s = initialized();
+    let uri = "file:///hostile/mention.miau";
+    // The text holds `content-length:` and a long run of digits; the frame
+    // is written in two parts, the first ending inside the digits, so the
+    // server's first read of the body ends there.
+    let text = format!(
+        "// content-length: {}\npack mention {{\n",
+        "7".repeat(20_000)
+    );
+    let body = json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": uri, "languageId": "miau", "version": 1, "text": text } } })
+    .to_string();
+    let cut = body.find("7777").unwrap() + 5_000;
+    s.raw(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
+    s.raw(&body.as_bytes()[..cut]);
+    std::thread::sleep(Duration::from_millis(200));
+    s.raw(&body.as_bytes()[cut..]);
+    let d = s.notification(30, |v| {
+        v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri
+    });
+    assert!(
+        !d["params"]["diagnostics"].as_array().unwrap().is_empty(),
+        "{d}"
+    );
+}

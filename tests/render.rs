@@ -179,3 +179,133 @@ fn gif_has_one_frame_per_turn_plus_reset() {
     }
     assert_ne!(frames[0], frames[1], "the first turn changes the picture");
 }
+
+/// Runs `miauc` with its address space capped at `mib` MiB (`ulimit -v`): a
+/// command that holds more than the bound fails instead of passing slowly.
+fn miauc_capped(mib: u32, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {}; exec \"$0\" \"$@\"", mib * 1024))
+        .arg(env!("CARGO_BIN_EXE_miauc"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("miau-render-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A pack with one level on a `side` × `side` board: the rules in the top
+/// row, the cat in the corner, the flag in the far corner.
+fn square_pack(side: usize) -> String {
+    let mut rows = vec![vec!["."; side]; side];
+    for (i, w) in ["MIAU", "IS", "YOU", ".", "FLAG", "IS", "WIN"]
+        .iter()
+        .enumerate()
+    {
+        rows[0][i] = w;
+    }
+    rows[2][0] = "@";
+    rows[side - 1][side - 1] = "f";
+    let board: String = rows
+        .iter()
+        .map(|r| format!("    {}\n", r.join(" ")))
+        .collect();
+    format!(
+        "pack square {{\n  name \"Square\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}}\n\n\
+         level wide {{\n  title \"Wide\"\n  board {{\n{board}  }}\n}}\n"
+    )
+}
+
+#[test]
+fn a_long_gif_route_holds_one_frame_at_a_time() {
+    // 300 turns on Crate Works' first level: every frame's pixels kept (and
+    // every frame's SVG) took over 500 MB; drawn and encoded one at a time it
+    // fits in 256 MiB.
+    let dir = scratch("long-gif");
+    let gif = dir.join("long.gif");
+    let moves = "W".repeat(300);
+    let pack = Path::new(env!("CARGO_MANIFEST_DIR")).join("packs/crate-works.miau");
+    let out = miauc_capped(
+        256,
+        &[
+            "render",
+            pack.to_str().unwrap(),
+            "--level",
+            "crates-move",
+            "--moves",
+            &moves,
+            "-o",
+            gif.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&gif).unwrap();
+    let dec = gif::DecodeOptions::new()
+        .read_info(std::io::Cursor::new(&bytes))
+        .unwrap();
+    assert!(dec.width() > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_gif_of_the_largest_board_is_scaled_down_and_bounded() {
+    let dir = scratch("big-gif");
+    let src = dir.join("square.miau");
+    std::fs::write(&src, square_pack(128)).unwrap();
+    let gif = dir.join("big.gif");
+    let render = |moves: &str| {
+        miauc_capped(
+            512,
+            &[
+                "render",
+                src.to_str().unwrap(),
+                "--level",
+                "wide",
+                "--moves",
+                moves,
+                "-o",
+                gif.to_str().unwrap(),
+            ],
+        )
+    };
+    let out = render("DDRR");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&gif).unwrap();
+    let mut dec = gif::DecodeOptions::new()
+        .read_info(std::io::Cursor::new(&bytes))
+        .unwrap();
+    let pixels = u64::from(dec.width()) * u64::from(dec.height());
+    assert!(
+        pixels <= miau::render::raster::MAX_GIF_FRAME_PIXELS,
+        "{pixels}"
+    );
+    let mut frames = 0;
+    while dec.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 5);
+    // Past the GIF's pixel budget: refused with the figures, nothing written.
+    std::fs::remove_file(&gif).unwrap();
+    let out = render(&"W".repeat(2000));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2001 frames") && err.contains("--moves"),
+        "{err}"
+    );
+    assert!(!gif.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

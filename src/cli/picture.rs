@@ -55,8 +55,7 @@ pub fn render(a: &RenderArgs<'_>) -> u8 {
                 );
                 return 2;
             };
-            let (svgs, stop) = crate::render::route_svgs(&pack, level, moves);
-            crate::render::raster::gif(&svgs, a.delay).map(|b| (b, stop))
+            crate::render::route_gif(&pack, level, moves, a.delay)
         }
         Some(other) => {
             eprintln!("miauc: cannot write .{other}: the output must end in .svg, .png or .gif");
@@ -71,7 +70,7 @@ pub fn render(a: &RenderArgs<'_>) -> u8 {
         }
     };
     let written = match a.out {
-        Some(p) => std::fs::write(p, &bytes).map_err(|e| format!("{}: {e}", p.display())),
+        Some(p) => super::files::write_output(p, &bytes, &[a.file]),
         None => {
             use std::io::Write;
             std::io::stdout()

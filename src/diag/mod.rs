@@ -226,9 +226,15 @@ const REFERENCE: &str = include_str!("../../docs/diagnostics.md");
 /// for anything else, the section of the rules reference on it
 /// (`miauc explain SINK`, see [`crate::reference::section`]).
 pub fn explain(code_or_name: &str) -> Option<String> {
+    if code_or_name.eq_ignore_ascii_case("topics") {
+        return Some(topics());
+    }
     let Some(info) = lookup(code_or_name) else {
-        let section = crate::reference::section(code_or_name)?;
-        let anchor = crate::reference::slug(code_or_name);
+        let anchor = match crate::reference::section(code_or_name) {
+            Some(_) => crate::reference::slug(code_or_name),
+            None => crate::reference::mechanism_anchor(code_or_name)?.to_string(),
+        };
+        let section = crate::reference::section(&anchor)?;
         return Some(format!(
             "{section}\nFrom docs/rules.md#{anchor}; how to read its examples: \
              docs/rules.md#how-to-read-the-examples.\n"
@@ -246,6 +252,39 @@ pub fn explain(code_or_name: &str) -> Option<String> {
     Some(rest[..end].trim_end().to_string() + "\n")
 }
 
+/// Everything `miauc explain` takes, as a Markdown page: the rules'
+/// sections (indented by heading level) and every diagnostic code with its
+/// name and severity.
+pub fn topics() -> String {
+    let mut out = String::from(
+        "# miauc explain: topics\n\n\
+         `miauc explain <topic>` prints one of these. Sections of the rules \
+         (docs/rules.md), by anchor or heading in any case; a property word \
+         (`SINK`) or a mechanism's word (`OPEN`, `TICK`, `PLATE`) names its \
+         section:\n\n",
+    );
+    for (level, text, anchor) in crate::reference::sections() {
+        if level < 2 {
+            continue;
+        }
+        let indent = "  ".repeat(level - 2);
+        out.push_str(&format!("{indent}- `{anchor}`: {text}\n"));
+    }
+    out.push_str(
+        "\nDiagnostics (docs/diagnostics.md), by code or name:\n\n\
+         | code | name | severity |\n| --- | --- | --- |\n",
+    );
+    for info in CATALOGUE {
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            info.code,
+            info.name,
+            info.severity.as_str()
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod explain_tests {
     #[test]
@@ -257,6 +296,24 @@ mod explain_tests {
             assert!(page.contains("**Severity:**"), "{page}");
         }
         assert!(super::explain("bypass").unwrap().contains("M403"));
+    }
+
+    #[test]
+    fn topics_list_every_code_and_section() {
+        let page = super::explain("topics").unwrap();
+        for info in super::CATALOGUE {
+            assert!(page.contains(&format!("| {} | {} |", info.code, info.name)));
+        }
+        for (_, _, anchor) in crate::reference::sections().iter().skip(1) {
+            assert!(page.contains(&format!("`{anchor}`")), "{anchor} missing");
+        }
+    }
+
+    #[test]
+    fn a_mechanism_word_explains_its_section() {
+        let open = super::explain("OPEN").unwrap();
+        assert!(open.starts_with("### Pairs\n"), "{open}");
+        assert!(open.contains("docs/rules.md#pairs"), "{open}");
     }
 
     #[test]

@@ -45,17 +45,40 @@ pub struct Preview {
 pub fn preview(a: &Analysis, id: &str, route: &str, action: Option<Action>) -> Option<Preview> {
     let pack = a.pack()?;
     let level = pack.level(id)?;
-    let mut session = Session::new(level);
-    let route: String = route.chars().take(MAX_ROUTE).collect();
+    // Only the end of the route is drawn: the play keeps no history (a
+    // 100,000-move route costs one board), and the route is kept as letters.
+    let letters: String = route
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .take(MAX_ROUTE)
+        .collect();
+    let mut session = Session::last_only(level);
     let mut message = session
-        .play_route(&route)
+        .play_route(&letters)
         .err()
         .map(|(n, why)| format!("the route stops applying at input {n}: {why}"));
-    if let Some(act) = action {
-        let out = session.apply(act);
-        if out != Outcome::Accepted {
-            message = Some(out.message());
+    // The inputs that applied: a prefix of the route (play stops at the first refusal).
+    let mut played: String = letters.chars().take(session.turns()).collect();
+    match action {
+        Some(Action::Undo) if played.is_empty() => message = Some(Outcome::NothingToUndo.message()),
+        Some(Action::Undo) => {
+            played.pop();
+            session = Session::last_only(level);
+            let _ = session.play_route(&played);
+            message = Some(Outcome::Undone.message());
         }
+        Some(act) => {
+            let out = session.apply(act);
+            match (act, &out) {
+                (Action::Input(input), Outcome::Accepted) => played.push(input.letter()),
+                (Action::Restart, _) => played.clear(),
+                _ => {}
+            }
+            if out != Outcome::Accepted {
+                message = Some(out.message());
+            }
+        }
+        None => {}
     }
     let scene = Scene::new(pack, level, session.game());
     let svg = scene.svg(
@@ -73,7 +96,7 @@ pub fn preview(a: &Analysis, id: &str, route: &str, action: Option<Action>) -> O
         svg,
         turn: snap.turn,
         won: snap.state.won(),
-        route: session.route(),
+        route: played.to_uppercase(),
         events: snap.events.clone(),
         rules: session.rules().into_iter().map(|r| r.0).collect(),
         message,

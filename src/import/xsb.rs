@@ -17,7 +17,7 @@
 //! The output is passed through the canonical formatter, so it is exactly
 //! what `miauc fmt` would write.
 
-use crate::validate::limits::{MAX_BOARD_SIDE, MAX_LEVELS};
+use crate::validate::limits::{MAX_BOARD_SIDE, MAX_ID, MAX_LEVELS, MAX_OBJECTS};
 use std::fmt::Write as _;
 
 /// One Sokoban level read from an XSB file.
@@ -62,6 +62,13 @@ fn is_map_row(line: &str) -> bool {
 /// Reads the levels of an XSB file, in file order.
 pub fn parse(text: &str) -> Result<Vec<XsbLevel>, XsbError> {
     let mut levels: Vec<XsbLevel> = Vec::new();
+    // The numbers given so far: a set, so each level's lookup stays
+    // logarithmic on collections of thousands of levels.
+    let mut taken_numbers = std::collections::BTreeSet::new();
+    // Every number from the last level's position up to this one is taken:
+    // the search for a free number resumes here instead of rescanning them
+    // (positions only grow and taken numbers stay taken).
+    let mut free_from = 1u32;
     let mut number: Option<u32> = None;
     let mut title: Option<String> = None;
     let mut current: Option<XsbLevel> = None;
@@ -71,15 +78,24 @@ pub fn parse(text: &str) -> Result<Vec<XsbLevel>, XsbError> {
             // Numbers name levels (`level-N`), so they must be unique: a
             // repeated or missing `; N` falls back to the position.
             let position = levels.len() as u32 + 1;
-            let taken = |n: u32| levels.iter().any(|l| l.number == n);
-            let level = current.get_or_insert_with(|| XsbLevel {
-                number: number
-                    .take()
-                    .filter(|&n| !taken(n))
-                    .unwrap_or_else(|| (position..).find(|&n| !taken(n)).unwrap_or(position)),
-                title: title.take(),
-                rows: Vec::new(),
-                line: i + 1,
+            let level = current.get_or_insert_with(|| {
+                let chosen = match number.take().filter(|n| !taken_numbers.contains(n)) {
+                    Some(n) => n,
+                    None => {
+                        free_from = free_from.max(position);
+                        while taken_numbers.contains(&free_from) {
+                            free_from += 1;
+                        }
+                        free_from
+                    }
+                };
+                taken_numbers.insert(chosen);
+                XsbLevel {
+                    number: chosen,
+                    title: title.take(),
+                    rows: Vec::new(),
+                    line: i + 1,
+                }
             });
             level.rows.push(line.to_string());
             continue;
@@ -100,7 +116,7 @@ pub fn parse(text: &str) -> Result<Vec<XsbLevel>, XsbError> {
             .and_then(|t| t.strip_suffix('\''))
             .or_else(|| trimmed.strip_prefix("Title:").map(str::trim))
         {
-            title = Some(t.to_string());
+            title = Some(plain_text(t));
             continue;
         }
         if trimmed.contains(':') && !trimmed.contains('#') {
@@ -181,6 +197,14 @@ fn check(level: &XsbLevel) -> Result<(), XsbError> {
              {MAX_BOARD_SIDE}"
         )));
     }
+    // Every map character but floor is a thing (two for `+` and `*`), and the
+    // header holds nine words.
+    let things = count("#@$.") + 2 * count("+*") + HEADER.len() * 3;
+    if things > MAX_OBJECTS {
+        return Err(at(format!(
+            "{things} things with the rule header's words; a level holds at most {MAX_OBJECTS}"
+        )));
+    }
     Ok(())
 }
 
@@ -208,11 +232,30 @@ pub fn pack_id(stem: &str) -> String {
         }
     }
     let id = id.trim_end_matches('-').to_string();
-    match id.chars().next() {
+    let id = match id.chars().next() {
         Some(c) if c.is_ascii_lowercase() => id,
         Some(_) => format!("xsb-{id}"),
         None => "xsb".into(),
-    }
+    };
+    fit_id(&id, 0)
+}
+
+/// `id` cut so that it and a suffix of `suffix` bytes fit in an id
+/// ([`MAX_ID`]), ending on a letter or digit.
+fn fit_id(id: &str, suffix: usize) -> String {
+    let room = MAX_ID.saturating_sub(suffix).max(1);
+    // Ids are ASCII, so cutting at a byte count is cutting at a character.
+    id[..id.len().min(room)].trim_end_matches('-').to_string()
+}
+
+/// Text from the file (a title, the file's name) as one line a `.miau`
+/// string or comment can hold: line breaks, tabs and other control
+/// characters become spaces, runs of spaces one.
+pub fn plain_text(text: &str) -> String {
+    text.split(|c: char| c.is_control() || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// One pack of `.miau` source.
@@ -237,7 +280,10 @@ pub fn to_packs(stem: &str, levels: &[XsbLevel], credit: &[String]) -> Vec<PackS
         .map(|chunk| {
             let id = match (chunks.len(), chunk.first(), chunk.last()) {
                 (1, _, _) | (_, None, _) | (_, _, None) => base.clone(),
-                (_, Some(a), Some(b)) => format!("{base}-{}-{}", a.number, b.number),
+                (_, Some(a), Some(b)) => {
+                    let range = format!("-{}-{}", a.number, b.number);
+                    format!("{}{range}", fit_id(&base, range.len()))
+                }
             };
             let text = pack_text(&id, stem, chunk, credit);
             // The formatter only realigns what is generated here; should it
@@ -256,11 +302,12 @@ pub fn credit(text: &str) -> Vec<String> {
             l.is_empty() || (l.starts_with(';') && l[1..].trim().parse::<u32>().is_err())
         })
         .filter_map(|l| l.strip_prefix(';'))
-        .map(|l| l.trim().to_string())
+        .map(plain_text)
         .collect()
 }
 
 fn pack_text(id: &str, stem: &str, levels: &[XsbLevel], credit: &[String]) -> String {
+    let stem = plain_text(stem);
     let mut out = String::new();
     let _ = writeln!(out, "// Imported from {stem}.xsb (XSB Sokoban levels).");
     for line in credit {

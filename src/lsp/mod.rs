@@ -611,6 +611,9 @@ const SAVE_SETTLE: Duration = Duration::from_millis(300);
 /// progress token before it runs without one.
 const PROGRESS_CREATE_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// How long `miau.select` waits for the client to show the document.
+const SHOW_DOCUMENT_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// At most this many `.miau` files of the workspace folders are analysed when the server starts.
 const MAX_WORKSPACE_FILES: usize = 256;
 
@@ -625,18 +628,17 @@ impl Backend {
             .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
             .collect();
         let docs = self.docs_url();
+        // The command line's file-system rules: each real directory once (no
+        // exponential fans of links), regular files only, sizes checked
+        // before reading.
         let files = tokio::task::spawn_blocking(move || {
-            let mut out = Vec::new();
-            for f in folders {
-                find_sources(&f, 0, &mut out);
-            }
-            out.sort();
-            out
+            crate::files::workspace_sources(&folders, &["miau"], MAX_WORKSPACE_FILES)
         })
         .await
         .unwrap_or_default();
         let enc = self.enc();
-        for path in files {
+        for source in files {
+            let path = source.path;
             let Some(uri) = Uri::from_file_path(&path) else {
                 continue;
             };
@@ -644,10 +646,7 @@ impl Backend {
                 continue;
             }
             let analysed = tokio::task::spawn_blocking(move || {
-                let bytes = std::fs::read(&path).ok()?;
-                if bytes.len() > MAX_DOCUMENT_BYTES {
-                    return None;
-                }
+                let bytes = crate::files::read_at_most(&path, MAX_DOCUMENT_BYTES as u64).ok()?;
                 let (text, _) = crate::compile::decode(&bytes);
                 Some(Analysis::new(&text, MAX_DOCUMENT_BYTES))
             })
@@ -663,29 +662,6 @@ impl Backend {
                 .map(|d| lsp_diagnostic(&uri, &a, d, enc, docs.as_deref()))
                 .collect();
             self.client.publish_diagnostics(uri, diags, None).await;
-        }
-    }
-}
-
-/// Collect `.miau` files under `dir` (not following hidden directories or
-/// `target`), up to [`MAX_WORKSPACE_FILES`] and a depth of 8.
-fn find_sources(dir: &std::path::Path, depth: usize, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if out.len() >= MAX_WORKSPACE_FILES {
-            return;
-        }
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if path.is_dir() {
-            if depth < 8 && !name.starts_with('.') && name != "target" && name != "node_modules" {
-                find_sources(&path, depth + 1, out);
-            }
-        } else if name.ends_with(".miau") {
-            out.push(path);
         }
     }
 }
@@ -986,16 +962,19 @@ impl LanguageServer for MiauServer {
                     .cloned()
                     .and_then(|v| serde_json::from_value(v).ok())
                     .ok_or_else(|| Error::invalid_params("expected a range"))?;
-                let _ = self
-                    .0
-                    .client
-                    .show_document(ShowDocumentParams {
-                        uri,
-                        external: None,
-                        take_focus: Some(true),
-                        selection: Some(range),
-                    })
-                    .await;
+                // Only a client that declared `window/showDocument` is asked,
+                // and one that never answers holds the command up for at most
+                // SHOW_DOCUMENT_TIMEOUT, as with progress tokens.
+                if !self.0.show_document.load(Ordering::Relaxed) {
+                    return Ok(None);
+                }
+                let shown = self.0.client.show_document(ShowDocumentParams {
+                    uri,
+                    external: None,
+                    take_focus: Some(true),
+                    selection: Some(range),
+                });
+                let _ = tokio::time::timeout(SHOW_DOCUMENT_TIMEOUT, shown).await;
                 Ok(None)
             }
             "miau.cancelCheck" => {
@@ -1590,30 +1569,64 @@ impl<R: tokio::io::AsyncRead + Unpin> Frames<R> {
     }
 }
 
+/// A `Content-Length` header line found in bytes that may be cut short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HeaderScan {
+    /// A header starts here: the name, digits and a line break.
+    At(usize),
+    /// The name and digits run to the end of the bytes: a header only if a
+    /// line break follows, which bytes not read yet decide.
+    Undecided(usize),
+    /// No header, nor the start of one.
+    None,
+}
+
 /// Where a `Content-Length` header line starts in `bytes`, if one does
 /// (case-insensitive). A JSON body can't hold one (a JSON string can't hold
 /// a raw line break), so one inside a body means its length was wrong.
-fn header_in(bytes: &[u8], from: usize) -> Option<usize> {
+fn scan_header(bytes: &[u8], from: usize) -> HeaderScan {
     const NAME: &[u8] = b"content-length:";
-    let start = from.min(bytes.len());
-    bytes[start..]
+    let mut start = from.min(bytes.len());
+    while let Some(i) = bytes[start..]
         .windows(NAME.len())
         .position(|w| w.eq_ignore_ascii_case(NAME))
         .map(|i| start + i)
-        .filter(|&i| {
-            // A header: digits, then the blank line that ends the headers.
-            let rest = &bytes[i + NAME.len()..];
-            let spaces = rest
-                .iter()
-                .take_while(|b| **b == b' ' || **b == b'\t')
-                .count();
-            let rest = &rest[spaces..];
-            let n = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-            n > 0
-                && (rest[n..].starts_with(b"\r\n")
-                    || rest[n..].starts_with(b"\n")
-                    || rest.len() == n)
-        })
+    {
+        // A header: digits, then the blank line that ends the headers.
+        let rest = &bytes[i + NAME.len()..];
+        let spaces = rest
+            .iter()
+            .take_while(|b| **b == b' ' || **b == b'\t')
+            .count();
+        let rest = &rest[spaces..];
+        let n = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        if rest.len() == n {
+            return HeaderScan::Undecided(i);
+        }
+        if n > 0 && (rest[n..].starts_with(b"\r\n") || rest[n..].starts_with(b"\n")) {
+            return HeaderScan::At(i);
+        }
+        start = i + 1;
+    }
+    // A name cut short at the end may still become a header.
+    let tail = bytes.len().saturating_sub(NAME.len() - 1).max(start);
+    match (tail..bytes.len()).find(|&i| NAME[..bytes.len() - i].eq_ignore_ascii_case(&bytes[i..])) {
+        Some(i) => HeaderScan::Undecided(i),
+        None => HeaderScan::None,
+    }
+}
+
+/// Where a header starts in a line read whole (or cut at its length limit,
+/// where digits running to the end count as a header).
+fn header_in(line: &[u8], from: usize) -> Option<usize> {
+    match scan_header(line, from) {
+        HeaderScan::At(i) => Some(i),
+        HeaderScan::Undecided(i) => {
+            let rest = line.get(i + b"content-length:".len()..).unwrap_or_default();
+            rest.iter().any(u8::is_ascii_digit).then_some(i)
+        }
+        _ => None,
+    }
 }
 
 /// A `$/` request (with an id) renamed so the protocol layer answers it
@@ -1706,15 +1719,23 @@ where
         // that will never come).
         let mut body = Vec::with_capacity(len.min(1 << 20));
         let mut cut = None;
+        // Where the scan resumes: past everything that can't start a header,
+        // at a candidate the next bytes decide (text such as
+        // `content-length: 123…` reaching the end of a read is no header
+        // until a line break follows it).
+        let mut from = 0;
         while body.len() < len {
             let Some(c) = frames.chunk(len - body.len()).await else {
                 return;
             };
-            let from = body.len().saturating_sub(32);
             body.extend_from_slice(&c);
-            if let Some(at) = header_in(&body, from) {
-                cut = Some(at);
-                break;
+            match scan_header(&body, from) {
+                HeaderScan::At(at) => {
+                    cut = Some(at);
+                    break;
+                }
+                HeaderScan::Undecided(at) => from = at,
+                HeaderScan::None => from = body.len(),
             }
         }
         if let Some(at) = cut {
@@ -1762,4 +1783,43 @@ pub fn run_stdio() -> std::process::ExitCode {
     runtime.shutdown_timeout(Duration::from_millis(100));
     // LSP: exit status 0 after a `shutdown` request, 1 otherwise.
     std::process::ExitCode::from(u8::from(!SHUTDOWN_SEEN.load(Ordering::SeqCst)))
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::{HeaderScan, header_in, scan_header};
+
+    #[test]
+    fn a_header_needs_its_line_break() {
+        assert_eq!(
+            scan_header(b"xContent-Length: 12\r\n", 0),
+            HeaderScan::At(1)
+        );
+        assert_eq!(scan_header(b"content-length:7\n", 0), HeaderScan::At(0));
+        // Text in a JSON string: digits then a quote, never a raw line break.
+        assert_eq!(
+            scan_header(b"{\"text\":\"content-length: 12\"}", 0),
+            HeaderScan::None
+        );
+        assert_eq!(scan_header(b"content-length: x\n", 0), HeaderScan::None);
+    }
+
+    #[test]
+    fn digits_or_a_name_at_the_end_are_undecided() {
+        let digits = format!("\"content-length: {}", "9".repeat(5000));
+        assert_eq!(scan_header(digits.as_bytes(), 0), HeaderScan::Undecided(1));
+        assert_eq!(scan_header(b"abc Content-Le", 0), HeaderScan::Undecided(4));
+        // A later candidate is still found after a rejected one.
+        assert_eq!(
+            scan_header(b"content-length: 1\" content-length: 2\n", 0),
+            HeaderScan::At(19)
+        );
+    }
+
+    #[test]
+    fn a_line_cut_at_its_limit_keeps_a_header_with_digits() {
+        assert_eq!(header_in(b"junk content-length: 123", 1), Some(5));
+        assert_eq!(header_in(b"junk content-length: ", 1), None);
+        assert_eq!(header_in(b"junk content-len", 1), None);
+    }
 }

@@ -609,9 +609,57 @@ pub fn route_svgs(pack: &Pack, level: &Level, moves: &str) -> (Vec<String>, Opti
     (svgs, stop)
 }
 
+/// The animated GIF of `level` played along `moves` (reset first, then one
+/// frame per accepted turn, as [`route_svgs`] draws them) and where the
+/// route stopped early. Frames are drawn and encoded one at a time, and a
+/// GIF past [`raster::MAX_GIF_PIXELS`] is refused before the route is
+/// played, so memory and time stay bounded whatever the route's length.
+pub fn route_gif(
+    pack: &Pack,
+    level: &Level,
+    moves: &str,
+    delay_cs: u16,
+) -> Result<(Vec<u8>, Option<Stop>), String> {
+    let inputs = moves.chars().filter(|c| !c.is_whitespace()).count();
+    let mut session = crate::session::Session::new(level);
+    {
+        let scene = Scene::new(pack, level, session.game());
+        let (w, h) = scene.size(session.current(), &Options::default());
+        if let Some(why) = raster::gif_refusal(inputs + 1, w, h) {
+            return Err(why);
+        }
+    }
+    let stop = session.play_route(moves).err();
+    let scene = Scene::new(pack, level, session.game());
+    let history = session.history();
+    let last = history.len() - 1;
+    let opts_for = |i: usize| Options {
+        note: (i == last)
+            .then(|| {
+                stop.as_ref()
+                    .map(|(n, why)| format!("input {n} refused: {why}"))
+            })
+            .flatten(),
+        min_height: 0,
+    };
+    let (mut width, mut height) = (0, 0);
+    for (i, snap) in history.iter().enumerate() {
+        let (w, h) = scene.size(snap, &opts_for(i));
+        (width, height) = (width.max(w), height.max(h));
+    }
+    let frame = |i: usize| {
+        let mut o = opts_for(i);
+        o.min_height = height;
+        scene.svg(&history[i], &o)
+    };
+    let bytes = raster::gif_frames(history.len(), (width, height), frame, delay_cs)?;
+    Ok((bytes, stop))
+}
+
 /// The SVG of `level` after `moves`, and where the route stopped early.
 pub fn level_svg(pack: &Pack, level: &Level, moves: &str) -> (String, Option<Stop>) {
-    let mut session = crate::session::Session::new(level);
+    // One board drawn: no history kept, however long the route.
+    let mut session = crate::session::Session::last_only(level);
     let stop = session.play_route(moves).err();
     let scene = Scene::new(pack, level, session.game());
     let opts = Options {

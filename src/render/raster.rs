@@ -40,18 +40,77 @@ pub fn png(svg: &str) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("PNG encoding failed: {e}"))
 }
 
-/// An animated GIF, one frame per SVG (all of one size), each shown for
-/// `delay_cs` hundredths of a second (the last one three times as long),
-/// looping forever.
-pub fn gif(frames: &[String], delay_cs: u16) -> Result<Vec<u8>, String> {
-    let mut pixmaps = Vec::with_capacity(frames.len());
-    for f in frames {
-        pixmaps.push(pixmap(f)?);
+/// The most pixels one GIF frame has: a larger board is scaled down to fit
+/// (a 128 × 128 board is drawn about 6,000 pixels wide; at its own size one
+/// frame takes 150 MB and its colour quantisation tens of seconds).
+pub const MAX_GIF_FRAME_PIXELS: u64 = 1 << 20;
+
+/// The most pixels a whole GIF has, all frames together (a bound on the
+/// time the encoder takes, about a second per 10 M pixels here); past it the
+/// GIF is refused with the figures, before anything is drawn.
+pub const MAX_GIF_PIXELS: u64 = 1 << 29;
+
+/// The size a frame of `width` × `height` is encoded at: its own, or scaled
+/// down to [`MAX_GIF_FRAME_PIXELS`] keeping its proportions.
+pub fn gif_frame_size(width: u32, height: u32) -> (u32, u32) {
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels <= MAX_GIF_FRAME_PIXELS {
+        return (width, height);
     }
-    let Some(first) = pixmaps.first() else {
-        return Err("no frames".to_string());
+    let scale = (MAX_GIF_FRAME_PIXELS as f64 / pixels as f64).sqrt();
+    let fit = |side: u32| ((f64::from(side) * scale).floor() as u32).max(1);
+    (fit(width), fit(height))
+}
+
+/// Why a GIF of `frames` frames of `width` × `height` (before scaling) is
+/// refused, if it is: it would hold more than [`MAX_GIF_PIXELS`].
+pub fn gif_refusal(frames: usize, width: u32, height: u32) -> Option<String> {
+    let (w, h) = gif_frame_size(width, height);
+    let total = frames as u64 * u64::from(w) * u64::from(h);
+    (total > MAX_GIF_PIXELS).then(|| {
+        format!(
+            "a GIF of {frames} frames of {w} × {h} pixels would hold {} M pixels, more than the \
+             {} M a GIF may; animate fewer moves (--moves), or render a PNG of one moment",
+            total >> 20,
+            MAX_GIF_PIXELS >> 20
+        )
+    })
+}
+
+/// Rasterises an SVG document at `width` × `height` (its own size scaled).
+fn pixmap_at(svg: &str, width: u32, height: u32) -> Result<Pixmap, String> {
+    let opt = usvg::Options {
+        fontdb: fonts(),
+        font_family: "DejaVu Sans".to_string(),
+        ..usvg::Options::default()
     };
-    let (w, h) = (first.width(), first.height());
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("unreadable SVG: {e}"))?;
+    let size = tree.size();
+    let mut pm = Pixmap::new(width, height).ok_or_else(|| "the picture has no area".to_string())?;
+    let transform =
+        Transform::from_scale(width as f32 / size.width(), height as f32 / size.height());
+    resvg::render(&tree, transform, &mut pm.as_mut());
+    Ok(pm)
+}
+
+/// An animated GIF of `count` frames of `width` × `height` (scaled down by
+/// [`gif_frame_size`]), frame `i` drawn from the SVG `frame(i)` when it is
+/// encoded, so memory holds one frame at a time. Each frame shows for
+/// `delay_cs` hundredths of a second (the last three times as long); the
+/// GIF loops forever.
+pub fn gif_frames(
+    count: usize,
+    (width, height): (u32, u32),
+    mut frame: impl FnMut(usize) -> String,
+    delay_cs: u16,
+) -> Result<Vec<u8>, String> {
+    if count == 0 {
+        return Err("no frames".to_string());
+    }
+    if let Some(why) = gif_refusal(count, width, height) {
+        return Err(why);
+    }
+    let (w, h) = gif_frame_size(width, height);
     let (gw, gh) = (
         u16::try_from(w).map_err(|_| "picture too wide for GIF")?,
         u16::try_from(h).map_err(|_| "picture too tall for GIF")?,
@@ -61,15 +120,12 @@ pub fn gif(frames: &[String], delay_cs: u16) -> Result<Vec<u8>, String> {
         let mut enc = gif::Encoder::new(&mut out, gw, gh, &[]).map_err(|e| format!("GIF: {e}"))?;
         enc.set_repeat(gif::Repeat::Infinite)
             .map_err(|e| format!("GIF: {e}"))?;
-        let last = pixmaps.len() - 1;
-        for (i, pm) in pixmaps.iter().enumerate() {
-            if pm.width() != w || pm.height() != h {
-                return Err("frames differ in size".to_string());
-            }
+        for i in 0..count {
+            let pm = pixmap_at(&frame(i), w, h)?;
             // The board is opaque: demultiplied RGBA is the pixmap's data.
-            let mut rgba = pm.data().to_vec();
+            let mut rgba = pm.take();
             let mut frame = gif::Frame::from_rgba_speed(gw, gh, &mut rgba, 10);
-            frame.delay = if i == last {
+            frame.delay = if i + 1 == count {
                 delay_cs.saturating_mul(3)
             } else {
                 delay_cs
@@ -78,4 +134,52 @@ pub fn gif(frames: &[String], delay_cs: u16) -> Result<Vec<u8>, String> {
         }
     }
     Ok(out)
+}
+
+/// An animated GIF, one frame per SVG (all of one size, the first's), as
+/// [`gif_frames`] draws it.
+pub fn gif(frames: &[String], delay_cs: u16) -> Result<Vec<u8>, String> {
+    let first = frames.first().ok_or("no frames")?;
+    let size = svg_size(first)?;
+    gif_frames(frames.len(), size, |i| frames[i].clone(), delay_cs)
+}
+
+/// The size an SVG document declares, in whole pixels.
+pub fn svg_size(svg: &str) -> Result<(u32, u32), String> {
+    let opt = usvg::Options::default();
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("unreadable SVG: {e}"))?;
+    let size = tree.size().to_int_size();
+    Ok((size.width(), size.height()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn big_frames_are_scaled_to_the_frame_budget_keeping_proportions() {
+        assert_eq!(gif_frame_size(1000, 352), (1000, 352));
+        let (w, h) = gif_frame_size(6144, 6144);
+        assert!(u64::from(w) * u64::from(h) <= MAX_GIF_FRAME_PIXELS);
+        assert_eq!(w, h);
+        assert!(w >= 1000, "{w}");
+    }
+
+    #[test]
+    fn a_gif_past_the_pixel_budget_is_refused_before_drawing() {
+        let mut drawn = 0;
+        let err = gif_frames(
+            100_000,
+            (1000, 1000),
+            |_| {
+                drawn += 1;
+                String::new()
+            },
+            10,
+        )
+        .unwrap_err();
+        assert!(err.contains("100000 frames"), "{err}");
+        assert_eq!(drawn, 0);
+        assert_eq!(gif_refusal(10, 1000, 352), None);
+    }
 }

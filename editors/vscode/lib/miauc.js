@@ -43,7 +43,7 @@ function resolveCommand(command, env = process.env, platform = process.platform)
 function notFoundMessage(command) {
   return (
     `Miau: the miauc binary "${command}" was not found, so there are no diagnostics, checks or builds. ` +
-    `Install it (cargo install --path . in the miau repository) or set "${SETTING}" to its full path.`
+    `Install it (cargo install --locked --path . in the miau repository) or set "${SETTING}" to its full path.`
   );
 }
 

@@ -1,5 +1,5 @@
-//! The command line's file system rules, in one place so every command
-//! follows them:
+//! The file-system rules of both shells, in one place so every command and
+//! the language server's workspace scan follow them:
 //!
 //! - directories are walked once per real directory (symbolic-link cycles
 //!   end), and every real file is listed once, however many links reach it;
@@ -7,7 +7,11 @@
 //!   so a FIFO or a device named `x.miau` can't hang or flood a run;
 //! - every write goes to a temporary file beside the target that is renamed
 //!   over it, so a full disk or a killed process leaves the old file or the
-//!   complete new one, never a partial one.
+//!   complete new one, never a partial one;
+//! - a command's output (`import -o`, `render -o`, `build -o`) is written
+//!   only to a path that holds nothing or a regular file: never through a
+//!   symbolic link, over a device, FIFO or directory, or over one of the
+//!   command's own inputs ([`write_output`]).
 
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
@@ -42,7 +46,7 @@ pub fn collect(inputs: &[PathBuf], ext: &[&str]) -> Result<Vec<Source>, String> 
                 let root = canonical(input)?;
                 let mut found = Vec::new();
                 let mut seen_dirs = BTreeSet::new();
-                walk(input, &root, ext, &mut seen_dirs, &mut found)
+                walk(input, &root, ext, EVERYTHING, &mut seen_dirs, &mut found)
                     .map_err(|e| format!("{}: {e}", input.display()))?;
                 found.sort_by(|a: &Source, b| a.path.cmp(&b.path));
                 for s in found {
@@ -71,10 +75,62 @@ fn canonical(path: &Path) -> Result<PathBuf, String> {
     std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// How far a directory walk goes.
+#[derive(Debug, Clone, Copy)]
+struct Reach {
+    /// Skip hidden directories and build output (`target`, `node_modules`),
+    /// as an editor's workspace scan does; the command line walks whatever
+    /// it is given.
+    skip_build_dirs: bool,
+    /// Stop after this many files.
+    max_files: usize,
+}
+
+/// The command line's reach: everything under the directories given.
+const EVERYTHING: Reach = Reach {
+    skip_build_dirs: false,
+    max_files: usize::MAX,
+};
+
+/// Whether a workspace scan leaves this directory out.
+fn is_build_or_hidden(name: &str) -> bool {
+    name.starts_with('.') || name == "target" || name == "node_modules"
+}
+
+/// The sources of an editor's workspace folders: the files with one of
+/// these extensions under `roots`, by the same rules as [`collect`] (each
+/// real directory walked once, so link cycles and fans of links to `.` end;
+/// each real file once), skipping hidden and build directories, at most
+/// `max_files` of them. A folder that can't be read is skipped: the scan
+/// only shows problems early, and the editor reports files as they open.
+pub fn workspace_sources(roots: &[PathBuf], ext: &[&str], max_files: usize) -> Vec<Source> {
+    let reach = Reach {
+        skip_build_dirs: true,
+        max_files,
+    };
+    let mut out: Vec<Source> = Vec::new();
+    let mut seen_dirs = BTreeSet::new();
+    for root in roots {
+        let Ok(real_root) = std::fs::canonicalize(root) else {
+            continue;
+        };
+        let mut found = Vec::new();
+        let _ = walk(root, &real_root, ext, reach, &mut seen_dirs, &mut found);
+        for s in found {
+            if out.len() < max_files && !out.iter().any(|o| o.real == s.real) {
+                out.push(s);
+            }
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
 fn walk(
     dir: &Path,
     root: &Path,
     ext: &[&str],
+    reach: Reach,
     seen_dirs: &mut BTreeSet<PathBuf>,
     out: &mut Vec<Source>,
 ) -> std::io::Result<()> {
@@ -87,12 +143,19 @@ fn walk(
         .collect::<Result<_, _>>()?;
     entries.sort();
     for path in entries {
+        if out.len() >= reach.max_files {
+            break;
+        }
         // A dangling link is skipped like any other non-file.
         let Ok(meta) = std::fs::metadata(&path) else {
             continue;
         };
         if meta.is_dir() {
-            walk(&path, root, ext, seen_dirs, out)?;
+            let name = path.file_name().map(|n| n.to_string_lossy());
+            if reach.skip_build_dirs && name.is_some_and(|n| is_build_or_hidden(&n)) {
+                continue;
+            }
+            walk(&path, root, ext, reach, seen_dirs, out)?;
         } else if path
             .extension()
             .and_then(|e| e.to_str())
@@ -113,6 +176,13 @@ fn walk(
 /// Read a regular file of at most [`MAX_SOURCE_BYTES`]; anything else
 /// (a FIFO, a device, a directory, a huge file) is an error naming the file.
 pub fn read(path: &Path) -> Result<Vec<u8>, String> {
+    read_at_most(path, MAX_SOURCE_BYTES)
+}
+
+/// Read a regular file of at most `max` bytes, checking its size before
+/// reading any of it (a link to `/dev/zero` is not a regular file; a file
+/// growing while it is read stops one byte past `max`).
+pub fn read_at_most(path: &Path, max: u64) -> Result<Vec<u8>, String> {
     let err = |e: std::io::Error| format!("{}: {e}", path.display());
     let meta = std::fs::metadata(path).map_err(err)?;
     if !meta.is_file() {
@@ -121,26 +191,39 @@ pub fn read(path: &Path) -> Result<Vec<u8>, String> {
             path.display()
         ));
     }
-    if meta.len() > MAX_SOURCE_BYTES {
-        return Err(too_big(path));
+    if meta.len() > max {
+        return Err(too_big(path, max));
     }
     let file = std::fs::File::open(path).map_err(err)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     // The length may have grown since `metadata`: read one byte past the cap to notice.
-    file.take(MAX_SOURCE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(err)?;
-    if bytes.len() as u64 > MAX_SOURCE_BYTES {
-        return Err(too_big(path));
+    file.take(max + 1).read_to_end(&mut bytes).map_err(err)?;
+    if bytes.len() as u64 > max {
+        return Err(too_big(path, max));
     }
     Ok(bytes)
 }
 
-fn too_big(path: &Path) -> String {
+/// Read standard input, at most [`MAX_SOURCE_BYTES`] of it, like [`read`]
+/// reads a file.
+pub fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("standard input: {e}"))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(too_big(Path::new("standard input"), MAX_SOURCE_BYTES));
+    }
+    Ok(bytes)
+}
+
+fn too_big(path: &Path, max: u64) -> String {
     format!(
         "{}: larger than {} MiB, the most a source file may be",
         path.display(),
-        MAX_SOURCE_BYTES >> 20
+        max >> 20
     )
 }
 
@@ -167,6 +250,43 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Why `target` may not receive a command's output, if it may not: it is a
+/// symbolic link (writing through it would change a file the user didn't
+/// name), something other than a regular file (renaming over `/dev/null` or
+/// a FIFO replaces it), or the same file as one of `inputs` (the command
+/// would destroy what it read).
+pub fn output_refusal(target: &Path, inputs: &[&Path]) -> Option<String> {
+    let shown = target.display();
+    let meta = std::fs::symlink_metadata(target).ok()?;
+    if meta.is_symlink() {
+        return Some(format!(
+            "{shown} is a symbolic link; not writing through it (remove it, or pick another output)"
+        ));
+    }
+    if !meta.is_file() {
+        return Some(format!(
+            "{shown} exists and isn't a regular file; not replacing it (pick another output)"
+        ));
+    }
+    let real = std::fs::canonicalize(target).ok()?;
+    let input = inputs
+        .iter()
+        .find(|i| std::fs::canonicalize(i).is_ok_and(|r| r == real))?;
+    Some(format!(
+        "{shown} is the input {}; not overwriting it (pick another output)",
+        input.display()
+    ))
+}
+
+/// Write a command's output to `target` atomically, after
+/// [`output_refusal`] allows it. The error names the file.
+pub fn write_output(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), String> {
+    if let Some(why) = output_refusal(target, inputs) {
+        return Err(why);
+    }
+    write_atomic(target, bytes).map_err(|e| format!("{}: {e}", target.display()))
 }
 
 /// A new file `.<name>.<pid>.<n>.tmp` in `dir`, created exclusively so two
@@ -224,6 +344,51 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(left.len(), 2, "a temporary file was left: {left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn outputs_go_only_to_new_or_regular_files_that_are_not_inputs() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = scratch("outputs");
+        let input = dir.join("in.xsb");
+        std::fs::write(&input, "input").unwrap();
+        let inputs = [input.as_path()];
+        // A new path and an existing regular file are written.
+        let fresh = dir.join("new.miau");
+        assert_eq!(write_output(&fresh, b"a", &inputs), Ok(()));
+        assert_eq!(write_output(&fresh, b"b", &inputs), Ok(()));
+        assert_eq!(std::fs::read_to_string(&fresh).unwrap(), "b");
+        // The input itself, by its name or another spelling of it, is not.
+        let again = dir.join(".").join("in.xsb");
+        for target in [&input, &again] {
+            let err = write_output(target, b"x", &inputs).unwrap_err();
+            assert!(err.contains("is the input"), "{err}");
+        }
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), "input");
+        // Nor a link (even to a harmless file), a FIFO or a directory.
+        let link = dir.join("link.miau");
+        std::os::unix::fs::symlink(&fresh, &link).unwrap();
+        let err = write_output(&link, b"x", &inputs).unwrap_err();
+        assert!(err.contains("symbolic link"), "{err}");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&fresh).unwrap(), "b");
+        let fifo = dir.join("fifo.miau");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let sub = dir.join("sub.miau");
+        std::fs::create_dir(&sub).unwrap();
+        for target in [&fifo, &sub] {
+            let err = write_output(target, b"x", &inputs).unwrap_err();
+            assert!(err.contains("isn't a regular file"), "{err}");
+        }
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

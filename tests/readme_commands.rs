@@ -1,0 +1,103 @@
+//! The commands README.md and the docs give a newcomer work as written: the
+//! install lines build from the lockfile, and the Neovim parser command
+//! succeeds on a fresh clone (where `editors/nvim/parser/` does not exist).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The documents a newcomer reads, and the extension's "not found" message.
+const DOCUMENTS: &[&str] = &[
+    "README.md",
+    "docs/editors.md",
+    "docs/ci.md",
+    "editors/vscode/README.md",
+    "editors/vscode/lib/miauc.js",
+];
+
+#[test]
+fn every_documented_cargo_install_is_locked() {
+    let mut unlocked = Vec::new();
+    for doc in DOCUMENTS {
+        for (n, line) in read(doc).lines().enumerate() {
+            if line.contains("cargo install") && !line.contains("--locked") {
+                unlocked.push(format!("{doc}:{}: {line}", n + 1));
+            }
+        }
+    }
+    assert!(
+        unlocked.is_empty(),
+        "`cargo install` without --locked re-resolves dependencies away from Cargo.lock:\n{}",
+        unlocked.join("\n")
+    );
+}
+
+/// The shell line of the Neovim parser build in a document: the line that
+/// runs `cc -o editors/nvim/parser/miau.so`, joined with a `mkdir` line just
+/// before it when the document writes them as two lines.
+fn parser_command(doc: &str) -> String {
+    let text = read(doc);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("cc -o editors/nvim/parser/miau.so"))
+        .unwrap_or_else(|| panic!("{doc} gives no parser command"));
+    let line = lines[at].trim().trim_start_matches('`');
+    let line = line.split('`').next().unwrap().to_string();
+    match at.checked_sub(1).map(|i| lines[i].trim()) {
+        Some(prev) if prev.starts_with("mkdir ") => format!("{prev} && {line}"),
+        _ => line,
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_neovim_parser_command_works_on_a_fresh_clone() {
+    let readme = parser_command("README.md");
+    assert_eq!(
+        readme,
+        parser_command("docs/editors.md"),
+        "README.md and docs/editors.md give different parser commands"
+    );
+    // A fresh clone: the grammar's committed sources, no editors/nvim/parser.
+    let clone = std::env::temp_dir().join(format!("miau-readme-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&clone);
+    copy_dir(
+        &root().join("grammar/tree-sitter-miau/src"),
+        &clone.join("grammar/tree-sitter-miau/src"),
+    );
+    std::fs::create_dir_all(clone.join("editors/nvim")).unwrap();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(&readme)
+        .current_dir(&clone)
+        .output()
+        .expect("sh runs");
+    assert!(
+        out.status.success(),
+        "`{readme}` failed on a fresh clone:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let built = clone.join("editors/nvim/parser/miau.so");
+    assert!(std::fs::metadata(&built).unwrap().len() > 0);
+    let _ = std::fs::remove_dir_all(&clone);
+}
