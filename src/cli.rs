@@ -540,6 +540,7 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
         }
     };
     let mut guard = OutputGuard::new(&sources);
+    let mut pack_ids = compile::PackIds::default();
     let mut failed = false;
     let mut tally = Tally::default();
     let show = report.show();
@@ -559,6 +560,10 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
         let compiled = compile::analyse(&text, SourceKind::of_path(&path.to_string_lossy()));
         diags.extend(compiled.diagnostics.iter().cloned());
         let name = path.display().to_string();
+        if let Some(pack) = &compiled.pack {
+            diags.extend(pack_ids.declare(&name, pack));
+            crate::diag::sort(&mut diags);
+        }
         let fail = print_diagnostics(&name, &text, &diags, report);
         tally.add(&diags, show);
         failed |= fail;
@@ -720,9 +725,11 @@ impl OutputGuard {
                 input.display()
             ));
         }
+        // Two packs of one id are refused before this (M248, `PackIds`);
+        // this keeps any other path that resolves twice from being written twice.
         if let Some((_, first)) = self.written.iter().find(|(r, _)| *r == real) {
             return Err(format!(
-                "{} and {} both build pack `{id}`; not writing {shown} twice (give each pack its own id)",
+                "{} and {} both build {shown}; not writing it twice",
                 first.display(),
                 from.display()
             ));

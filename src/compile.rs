@@ -372,6 +372,45 @@ pub fn build_source(text: &str) -> Result<String, Vec<Diagnostic>> {
     }
 }
 
+/// The pack ids declared by the sources of one run (`check`, `build`), in
+/// the order the run reads them. Packs are files of their own, but the game
+/// loads them by id and `build` names each output `<id>.json`, so two
+/// sources declaring one id is an error (M248) of the later one.
+#[derive(Debug, Clone, Default)]
+pub struct PackIds {
+    /// Each id and the source that declared it first.
+    first: BTreeMap<String, String>,
+}
+
+impl PackIds {
+    /// Records that the source `name` declares `pack`; returns M248, at the
+    /// pack header and naming both sources, when an earlier source of the
+    /// run declared the same id. Packs without an id (M201) are not counted.
+    pub fn declare(&mut self, name: &str, pack: &Pack) -> Option<Diagnostic> {
+        let id = pack.id.as_str();
+        if id.is_empty() {
+            return None;
+        }
+        match self.first.get(id) {
+            Some(first) if first != name => Some(
+                Diagnostic::new(
+                    "M248",
+                    pack.span,
+                    format!(
+                        "Pack id {id} is already declared by {first}: both packs would build {id}.json, and the game loads one pack per id. Give this pack an id of its own."
+                    ),
+                )
+                .with_path("manifest.id"),
+            ),
+            Some(_) => None,
+            None => {
+                self.first.insert(id.to_owned(), name.to_owned());
+                None
+            }
+        }
+    }
+}
+
 /// The legend key that wrote each thing of one level, by noun and channel
 /// (an amber and a teal plate have different keys), for printing boards the
 /// way the author wrote them.

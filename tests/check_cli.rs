@@ -770,3 +770,83 @@ fn one_memory_cap_for_the_run_gives_the_same_verdicts_whatever_the_jobs() {
     assert_eq!(code, 2);
     assert!(err.contains("below 1M"), "{err}");
 }
+
+/// Two files declaring one pack id: each is fine alone, so only the run over
+/// both finds it. `check` reports M248 at the later file's header, naming the
+/// earlier one, and counts it in the summary; every format says so.
+#[test]
+fn two_files_with_one_pack_id_are_an_error_of_the_run() {
+    let dir = std::env::temp_dir().join(format!("miau-check-twin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let walks = std::fs::read_to_string("tests/fixtures/ci/walks.miau").unwrap();
+    std::fs::write(dir.join("a.miau"), &walks).unwrap();
+    std::fs::write(
+        dir.join("b.miau"),
+        walks.replace("\"Walks\"", "\"More walks\""),
+    )
+    .unwrap();
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = miauc(&["check", d, "--deny", "warnings"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let b = dir.join("b.miau").display().to_string();
+    let a = dir.join("a.miau").display().to_string();
+    assert!(
+        out.contains("error[M248]: Pack id walks is already declared by"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("--> {b}:4:1")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "already declared by {a}: both packs would build walks.json"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("checked 8 levels in 2 packs: 8 solved, 1 error, 0 warnings"),
+        "{out}"
+    );
+    // Alone, each file passes.
+    let (code, out, err) = miauc(&["check", &a, "--deny", "warnings"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // GitHub annotations: the error on b.miau, the summary on stderr.
+    let (code, out, err) = miauc(&["check", d, "--format", "github"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with(&format!("::error file={b},line=4")) && l.contains("M248")),
+        "{out}"
+    );
+    assert!(err.contains("1 error, 0 warnings"), "{err}");
+    // Every shard of a sharded run reports it (it concerns no one level).
+    for shard in ["1/2", "2/2"] {
+        let (code, out, _) = miauc(&["check", d, "--shard", shard]);
+        assert_eq!(code, 1, "{shard}: {out}");
+        assert!(out.contains("error[M248]"), "{shard}: {out}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Machine formats keep stdout for the log or the annotations; the summary
+/// line goes to stderr, so a clean run's log still says what was checked.
+#[test]
+fn github_and_sarif_print_the_summary_on_stderr() {
+    for format in ["github", "sarif"] {
+        let (code, out, err) =
+            miauc(&["check", "tests/fixtures/ci/walks.miau", "--format", format]);
+        assert_eq!(code, 0, "{format}: {out}{err}");
+        assert!(
+            !out.contains("checked "),
+            "{format}: the summary is on stdout: {out}"
+        );
+        let summary = err.lines().last().unwrap_or_default();
+        assert!(
+            summary.starts_with("checked ")
+                && summary.contains(" in 1 pack: ")
+                && summary.ends_with("0 errors, 0 warnings"),
+            "{format}: {err}"
+        );
+    }
+}

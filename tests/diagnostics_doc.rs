@@ -3,7 +3,7 @@
 //! every page's example really raises its code while the nearest correct
 //! version really doesn't, through the same pipeline `miauc` runs.
 
-use miau::compile::{SourceKind, analyse};
+use miau::compile::{PackIds, SourceKind, analyse};
 use miau::diag::{CATALOGUE, Diagnostic, Severity};
 
 use std::sync::OnceLock;
@@ -155,9 +155,61 @@ fn run_stage_1_to_3(code: &'static str, name: &str) -> Option<(Vec<Diagnostic>, 
         return None;
     }
     let ok = block_after(&p, "**Nearest correct version**");
-    let fired = analyse(&ex.text, kind(&p, &ex)).diagnostics;
-    let clean = analyse(&ok.text, kind(&p, &ok)).diagnostics;
+    let fired = analyse_files(&ex.text, kind(&p, &ex));
+    let clean = analyse_files(&ok.text, kind(&p, &ok));
     Some((fired, clean))
+}
+
+/// The sources of a block: one, or several where `// file: NAME` lines
+/// start each (the pages of rules over several files, such as M248).
+fn files(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        match line.strip_prefix("// file: ") {
+            Some(name) => out.push((name.trim().to_owned(), String::new())),
+            None if out.is_empty() => out.push(("example".to_owned(), String::new())),
+            None => {}
+        }
+        if let Some((_, body)) = out.last_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    out
+}
+
+/// Every source of a block through stages 1 to 3, and the pack ids across
+/// them, as one `miauc check` run over those files does.
+fn analyse_files(text: &str, kind: SourceKind) -> Vec<Diagnostic> {
+    let mut ids = PackIds::default();
+    let mut diags = Vec::new();
+    for (name, text) in files(text) {
+        let compiled = analyse(&text, kind);
+        diags.extend(compiled.diagnostics);
+        if let Some(pack) = &compiled.pack {
+            diags.extend(ids.declare(&name, pack));
+        }
+    }
+    diags
+}
+
+#[test]
+fn an_example_of_two_files_is_split_at_its_file_lines() {
+    let p = page("M248", "duplicate-pack-id");
+    let names: Vec<String> = files(&block_after(&p, "**Example**").text)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(names, ["walks.miau", "more-walks.miau"]);
+    let fired = analyse_files(&block_after(&p, "**Example**").text, SourceKind::Miau);
+    let m248: Vec<&Diagnostic> = fired.iter().filter(|d| d.code() == "M248").collect();
+    assert_eq!(m248.len(), 1, "{}", listing(&fired));
+    // At the second file's header, naming the first.
+    assert!(
+        m248[0].message.contains("already declared by walks.miau"),
+        "{}",
+        m248[0].message
+    );
 }
 
 #[test]

@@ -222,7 +222,13 @@ fn build_refuses_two_packs_with_one_id() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("a.miau") && err.contains("b.miau"), "{err}");
-    assert!(err.contains("both build pack `twin`"), "{err}");
+    assert!(err.contains("error[M248]"), "{err}");
+    assert!(err.contains("both packs would build twin.json"), "{err}");
+    // The refusal is an error of the run, and its summary counts it.
+    assert!(
+        err.contains("2 packs, 1 written: 1 error, 0 warnings ("),
+        "{err}"
+    );
     let written = std::fs::read_to_string(out_dir.join("twin.json")).unwrap();
     assert!(written.contains("\"Tiny\""), "the first pack was replaced");
 }

@@ -76,6 +76,61 @@ fn the_workflow_check_commands_run_on_every_shard() {
                     assert!(line.starts_with("::"), "not a workflow command: {line}");
                 }
             }
+            // A green shard's log says what it checked (stderr: stdout is
+            // the annotations or the SARIF log).
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr
+                    .lines()
+                    .any(|l| l.starts_with("checked ") && l.ends_with("0 errors, 0 warnings")),
+                "miauc {}: no summary line on stderr: {stderr}",
+                a.join(" ")
+            );
         }
     }
+}
+
+/// The workflow's other `run: miauc …` lines (`fmt --check`, `build`), as
+/// written, on the same pack: both pass, and `build` writes the pack JSON.
+#[test]
+fn the_workflow_fmt_and_build_commands_pass() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("ci/pack-repo/miau.yml"),
+    )
+    .unwrap();
+    let runs: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("run: "))
+        .filter(|r| r.starts_with("miauc ") && !r.starts_with("miauc check"))
+        .collect();
+    assert!(
+        runs.iter().any(|r| r.starts_with("miauc fmt --check")),
+        "{runs:?}"
+    );
+    assert!(
+        runs.iter().any(|r| r.starts_with("miauc build")),
+        "{runs:?}"
+    );
+    let packs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ci");
+    let out_dir = std::env::temp_dir().join(format!("miau-pack-ci-{}", std::process::id()));
+    for run in runs {
+        let line = run.replace("\"$MIAU_PACKS\"", packs.to_str().unwrap());
+        let mut a: Vec<String> = line.split_whitespace().skip(1).map(str::to_owned).collect();
+        if let Some(i) = a.iter().position(|x| x == "-o") {
+            a[i + 1] = out_dir.display().to_string();
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_miauc"))
+            .args(&a)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "miauc {} failed: {}{}",
+            a.join(" "),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(out_dir.join("walks.json").is_file());
+    std::fs::remove_dir_all(&out_dir).unwrap();
 }

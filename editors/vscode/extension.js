@@ -30,6 +30,7 @@ const COMMANDS = [
 let client;
 let status;
 let output;
+let serverLog;
 let serverCommand;
 
 function activeMiau() {
@@ -226,9 +227,14 @@ function activate(context) {
   const config = vscode.workspace.getConfiguration('miau');
   serverCommand = config.get('server.path') || 'miauc';
   output = vscode.window.createOutputChannel('Miau');
+  // The language client logs and traces through a log channel: it calls
+  // `info`, `error`, `trace` and `onDidChangeLogLevel` on it, which a plain
+  // channel lacks. Build output and replays stay in the plain "Miau" channel.
+  serverLog = vscode.window.createOutputChannel('Miau language server', { log: true });
   status = createStatus(vscode);
   context.subscriptions.push(
     output,
+    serverLog,
     status.item,
     vscode.commands.registerCommand('miau.checkCurrentPack', checkPack),
     vscode.commands.registerCommand('miau.checkCurrentLevel', checkLevel),
@@ -269,7 +275,8 @@ function activate(context) {
       { scheme: 'untitled', language: 'miau' },
     ],
     initializationOptions: docs ? { diagnosticsDocs: docs } : {},
-    outputChannel: output,
+    outputChannel: serverLog,
+    traceOutputChannel: serverLog,
     middleware: { provideCodeLenses },
   };
   client = new LanguageClient('miau', 'Miau language server', serverOptions, clientOptions);

@@ -191,6 +191,20 @@ impl CheckArgs {
         }
     }
 
+    /// What the run prints, for the summary's count of hidden diagnostics:
+    /// the human formats' choice, or, for the machine formats, everything
+    /// but hints (unless `--hints`).
+    fn printed(&self) -> Show {
+        if self.human() {
+            return self.show();
+        }
+        Show {
+            verbose: true,
+            quiet: false,
+            ..self.show()
+        }
+    }
+
     fn human(&self) -> bool {
         matches!(self.format, CheckFormat::Human | CheckFormat::Concise)
     }
@@ -237,6 +251,7 @@ pub fn check(args: &CheckArgs) -> u8 {
     let mut tally = Tally::default();
     let mut packs = 0usize;
     let mut solved = 0usize;
+    let mut pack_ids = compile::PackIds::default();
     // `--level ID` names a level before any pack diagnostic is printed.
     if let Some(id) = args.level.as_deref() {
         match level_ids(&files).iter().any(|l| l == id) {
@@ -263,11 +278,12 @@ pub fn check(args: &CheckArgs) -> u8 {
         let compiled = compile::analyse(&text, SourceKind::of_path(&name));
         diags.extend(compiled.diagnostics.iter().cloned());
         let Some(pack) = compiled.pack.as_ref() else {
-            tally.add(&diags, args.show());
+            tally.add(&diags, args.printed());
             failed |= print(&name, &text, &diags, &[], args);
             collected.push((name, text, diags));
             continue;
         };
+        diags.extend(pack_ids.declare(&name, pack));
         let fatal = diags
             .iter()
             .any(|d| ["M205", "M228", "M229"].contains(&d.code()));
@@ -349,7 +365,7 @@ pub fn check(args: &CheckArgs) -> u8 {
                 )
             })
             .count();
-        tally.add(&diags, args.show());
+        tally.add(&diags, args.printed());
         failed |= print(&name, &text, &diags, &reports, args);
         collected.push((name, text, diags));
         if CANCEL.load(Ordering::Relaxed) {
@@ -382,18 +398,28 @@ pub fn check(args: &CheckArgs) -> u8 {
         );
         return 2;
     }
-    if args.human() {
-        let mut out = std::io::stdout().lock();
-        if let Some(line) = tally.denied(args.show()) {
-            let _ = writeln!(out, "{line}");
+    let summary = tally.denied(args.show()).into_iter().chain([format!(
+        "checked {} in {}: {solved} solved, {}",
+        plural(in_shard, "level"),
+        plural(packs, "pack"),
+        tally.counts()
+    )]);
+    match args.format {
+        CheckFormat::Human | CheckFormat::Concise => {
+            let mut out = std::io::stdout().lock();
+            for line in summary {
+                let _ = writeln!(out, "{line}");
+            }
         }
-        let _ = writeln!(
-            out,
-            "checked {} in {}: {solved} solved, {}",
-            plural(in_shard, "level"),
-            plural(packs, "pack"),
-            tally.counts()
-        );
+        // Stdout is the log or the annotations; the summary goes to the
+        // job's log, so a run that found nothing still says what it checked.
+        CheckFormat::Sarif | CheckFormat::Github => {
+            let mut err = std::io::stderr().lock();
+            for line in summary {
+                let _ = writeln!(err, "{line}");
+            }
+        }
+        CheckFormat::Json => {}
     }
     if let Some((i, n)) = shard
         && in_shard == 0

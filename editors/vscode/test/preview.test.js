@@ -15,12 +15,43 @@ const root = path.join(__dirname, '..');
 const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'preview-door-stop.json'), 'utf8'));
 const out = path.join(root, '..', '..', 'target', 'vscode-preview');
 
-function chromiumPath() {
-  const candidates = [process.env.MIAU_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
-  const found = candidates.find((p) => fs.existsSync(p));
-  assert.ok(found, `no Chromium at ${candidates.join(', ')}: apt-get install chromium (or set MIAU_CHROMIUM)`);
-  return found;
+/** Browser names looked up on `PATH` when `MIAU_CHROMIUM` is not set. */
+const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+/**
+ * The Chromium the test drives: `$MIAU_CHROMIUM`, else the first of
+ * `CHROMIUM_NAMES` on `PATH`. Throws, saying how to get one, when there is
+ * none: the test needs a browser and fails (never skips) without it.
+ */
+function chromiumPath(env = process.env) {
+  const how =
+    'The preview test draws the webview in a headless Chromium. Install it with ' +
+    '`apt-get install chromium` (Debian, Ubuntu; .ci/run does this), or set MIAU_CHROMIUM ' +
+    'to the path of a Chromium or Chrome binary.';
+  if (env.MIAU_CHROMIUM) {
+    if (fs.existsSync(env.MIAU_CHROMIUM)) return env.MIAU_CHROMIUM;
+    throw new Error(`MIAU_CHROMIUM is ${env.MIAU_CHROMIUM}, which does not exist. ${how}`);
+  }
+  const dirs = (env.PATH || '').split(path.delimiter).filter(Boolean);
+  for (const name of CHROMIUM_NAMES) {
+    for (const dir of dirs) {
+      const file = path.join(dir, name);
+      if (fs.existsSync(file)) return file;
+    }
+  }
+  throw new Error(`No Chromium found (looked for ${CHROMIUM_NAMES.join(', ')} on PATH). ${how}`);
 }
+
+test('a missing Chromium is reported with how to install it or point at one', () => {
+  const empty = fs.mkdtempSync(path.join(require('os').tmpdir(), 'miau-no-chromium-'));
+  assert.throws(() => chromiumPath({ PATH: empty }), (e) =>
+    /No Chromium found/.test(e.message) && /apt-get install chromium/.test(e.message) && /MIAU_CHROMIUM/.test(e.message));
+  assert.throws(() => chromiumPath({ PATH: empty, MIAU_CHROMIUM: path.join(empty, 'chrome') }), (e) =>
+    /MIAU_CHROMIUM is .*chrome, which does not exist/.test(e.message) && /apt-get install chromium/.test(e.message));
+  const fake = path.join(empty, 'chromium');
+  fs.writeFileSync(fake, '');
+  assert.strictEqual(chromiumPath({ PATH: empty }), fake);
+});
 
 /** The webview page as the extension builds it, with a stand-in for VS Code's API. */
 function page() {
