@@ -608,6 +608,15 @@ fn build(inputs: &[PathBuf], out: &Path, link: bool, report: &Report) -> u8 {
     u8::from(failed)
 }
 
+/// Standard output as a `fmt::Write`, for text the core writes as it goes.
+struct StdoutText<W: std::io::Write>(W);
+
+impl<W: std::io::Write> std::fmt::Write for StdoutText<W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.write_all(s.as_bytes()).map_err(|_| std::fmt::Error)
+    }
+}
+
 /// How `import` reads the bytes of an XSB file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Encoding {
@@ -1157,9 +1166,11 @@ fn replay(path: &Path, level_id: &str, moves: Option<&str>, explain: bool) -> u8
         Default::default()
     };
     let key_of = |noun: &str, channel: Option<&str>| keys.get(noun, channel);
-    let out = crate::engine::replay(level, &moves, explain, &key_of);
-    print!("{}", out.text);
-    match out.result {
+    // Streamed: a long replay's text is never held whole.
+    let mut out = StdoutText(std::io::BufWriter::new(std::io::stdout().lock()));
+    let result = crate::engine::replay_to(level, &moves, explain, &key_of, &mut out);
+    let _ = std::io::Write::flush(&mut out.0);
+    match result {
         crate::engine::ReplayResult::Won { .. } => 0,
         _ => 1,
     }

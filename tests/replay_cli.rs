@@ -350,3 +350,81 @@ fn lower_case_moves_replay_as_upper_case() {
     assert!(out.status.success(), "{text}");
     assert_eq!(result_line(&text), "result: won in 10 turns");
 }
+
+/// A legal 64 × 64 level crowded with about 4,000 rocks, the cat among them.
+fn crowded_level() -> String {
+    let side = 64;
+    let mut rows = vec![vec!["r"; side]; side];
+    for (i, w) in ["MIAU", "IS", "YOU", ".", "ROCK", "IS", "STOP"]
+        .iter()
+        .enumerate()
+    {
+        rows[0][i] = w;
+    }
+    for cell in rows[0].iter_mut().skip(7) {
+        *cell = ".";
+    }
+    rows[1] = vec!["."; side];
+    rows[2][0] = "@";
+    let board: String = rows
+        .iter()
+        .map(|r| format!("    {}\n", r.join(" ")))
+        .collect();
+    format!(
+        "pack crowd {{\n  name \"Crowd\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}}\n\n\
+         legend {{\n  r ROCK\n}}\n\n\
+         level rocks {{\n  title \"Rocks\"\n  board {{\n{board}  }}\n}}\n"
+    )
+}
+
+#[test]
+fn a_long_replay_of_a_crowded_level_holds_one_board_at_a_time() {
+    // 15,000 waits among 4,000 rocks: keeping every board (and the whole
+    // text) peaked at 4 GB. Replayed twice and streamed, it fits in 256 MiB
+    // of address space; its text goes to a pipe the test drains and counts.
+    let dir = std::env::temp_dir().join(format!("miau-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("crowd.miau");
+    std::fs::write(&src, crowded_level()).unwrap();
+    let moves = "W".repeat(15_000);
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_miauc"))
+        .args([
+            "replay",
+            src.to_str().unwrap(),
+            "--level",
+            "rocks",
+            "--moves",
+            &moves,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut last = Vec::new();
+    let mut total = 0usize;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = std::io::Read::read(&mut stdout, &mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        total += n;
+        last.extend_from_slice(&buf[..n]);
+        let keep = last.len().saturating_sub(200);
+        last.drain(..keep);
+    }
+    let out = child.wait_with_output().unwrap();
+    let tail = String::from_utf8_lossy(&last);
+    assert!(
+        tail.ends_with("result: not won after 15000 turns\n"),
+        "{tail}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(total > 100_000_000, "{total} bytes of replay");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -34,7 +34,7 @@ pub use game::{Auto, EntId, EntInfo, Game, PairDef};
 pub use parse::{Axis, RuleRecord, Rules, Sentence};
 pub use play::Play;
 pub use render::KeyOf;
-pub use replay::{ReplayOutput, ReplayResult, replay};
+pub use replay::{ReplayOutput, ReplayResult, replay, replay_to};
 pub use report::*;
 pub use scratch::Scratch;
 pub use state::State;

@@ -2,7 +2,6 @@
 
 use super::events::{self, Event, EventKind};
 use super::game::Game;
-use super::play::Play;
 use super::render::{KeyOf, layout_row};
 use super::report::{Input, Rejection, TurnResult};
 use super::state::State;
@@ -41,13 +40,6 @@ pub struct ReplayOutput {
     pub result: ReplayResult,
 }
 
-/// One point of the replay: its heading, its board and what led to it.
-struct Frame {
-    heading: String,
-    state: State,
-    events: Vec<Event>,
-}
-
 /// Whether `--explain` tells an event: what changes the board's meaning or
 /// ends the play, not the blocks, the automata's steps or the goal counts.
 fn explains(e: &Event) -> bool {
@@ -55,6 +47,93 @@ fn explains(e: &Event) -> bool {
         e.kind,
         EventKind::Blocked | EventKind::Moved | EventKind::Goals
     )
+}
+
+/// How a walk along the inputs ended: the line naming the input that
+/// stopped it, if one did, and the result.
+struct WalkEnd {
+    stop_line: Option<String>,
+    result: ReplayResult,
+}
+
+/// Plays `moves` from reset, calling `visit` with each point's heading,
+/// board and events (reset first, then every accepted turn), and keeps
+/// nothing: memory stays one board whatever the route's length, so the
+/// replay walks twice (widths, then text) instead of storing every board.
+fn walk(game: &Game, moves: &str, visit: &mut dyn FnMut(&str, &State, &[Event])) -> WalkEnd {
+    let (mut state, reset_report) = game.reset();
+    let mut reset_events = events::rule_lines(game, &game.rules(&state))
+        .into_iter()
+        .map(|(t, _)| Event {
+            kind: EventKind::RuleFormed,
+            text: format!("+ {t}"),
+        })
+        .collect::<Vec<_>>();
+    reset_events.extend(events::reset_events(game, &state, &reset_report));
+    visit("reset", &state, &reset_events);
+    let mut scratch = super::scratch::Scratch::default();
+    let mut turn = 0;
+    for (pos, ch) in moves.chars().filter(|c| !c.is_whitespace()).enumerate() {
+        let Some(input) = Input::from_char(ch) else {
+            return WalkEnd {
+                stop_line: Some(format!("input {} '{ch}' is not one of U D L R W", pos + 1)),
+                result: ReplayResult::NotWon {
+                    turns: turn,
+                    stopped: Some((pos + 1, ch, None)),
+                },
+            };
+        };
+        match game.step_with(&state, input, &mut scratch, true) {
+            TurnResult::Rejected { reason, blocked } => {
+                return WalkEnd {
+                    stop_line: Some(format!(
+                        "input {} {} rejected ({}): {}",
+                        pos + 1,
+                        input.letter(),
+                        reason.as_str(),
+                        events::rejection(game, &state, reason, &blocked)
+                    )),
+                    result: ReplayResult::NotWon {
+                        turns: turn,
+                        stopped: Some((pos + 1, input.letter(), Some(reason))),
+                    },
+                };
+            }
+            TurnResult::Accepted {
+                state: next,
+                report,
+            } => {
+                turn += 1;
+                let turn_events = events::turn_events(game, &state, &next, &report);
+                visit(
+                    &format!("turn {turn} {}", input.letter()),
+                    &next,
+                    &turn_events,
+                );
+                state = next;
+                let end = if report.won {
+                    Some(ReplayResult::Won { turns: turn })
+                } else if report.lost_control {
+                    Some(ReplayResult::LostControl { turns: turn })
+                } else {
+                    None
+                };
+                if let Some(result) = end {
+                    return WalkEnd {
+                        stop_line: None,
+                        result,
+                    };
+                }
+            }
+        }
+    }
+    WalkEnd {
+        stop_line: None,
+        result: ReplayResult::NotWon {
+            turns: turn,
+            stopped: None,
+        },
+    }
 }
 
 /// Replays `moves` (letters `U D L R W`, either case; whitespace ignored)
@@ -73,104 +152,57 @@ fn explains(e: &Event) -> bool {
 /// `result: won in N turns`, `result: lost control after N turns` or
 /// `result: not won after N turns`.
 pub fn replay(level: &model::Level, moves: &str, explain: bool, key_of: KeyOf<'_>) -> ReplayOutput {
-    let game = Game::new(level);
-    let mut play = Play::new(&game);
-    let mut reset_events = events::rule_lines(&game, &game.rules(play.state()))
-        .into_iter()
-        .map(|(t, _)| Event {
-            kind: EventKind::RuleFormed,
-            text: format!("+ {t}"),
-        })
-        .collect::<Vec<_>>();
-    reset_events.extend(events::reset_events(
-        &game,
-        play.state(),
-        play.reset_report(),
-    ));
-    let mut frames = vec![Frame {
-        heading: "reset".to_string(),
-        state: play.state().clone(),
-        events: reset_events,
-    }];
-    let mut stop_line = None;
-    let mut result = None;
-    let mut turn = 0;
-    for (pos, ch) in moves.chars().filter(|c| !c.is_whitespace()).enumerate() {
-        let Some(input) = Input::from_char(ch) else {
-            stop_line = Some(format!("input {} '{ch}' is not one of U D L R W", pos + 1));
-            result = Some(ReplayResult::NotWon {
-                turns: turn,
-                stopped: Some((pos + 1, ch, None)),
-            });
-            break;
-        };
-        let before = play.state().clone();
-        match play.input(input) {
-            TurnResult::Rejected { reason, blocked } => {
-                stop_line = Some(format!(
-                    "input {} {} rejected ({}): {}",
-                    pos + 1,
-                    input.letter(),
-                    reason.as_str(),
-                    events::rejection(&game, &before, reason, &blocked)
-                ));
-                result = Some(ReplayResult::NotWon {
-                    turns: turn,
-                    stopped: Some((pos + 1, input.letter(), Some(reason))),
-                });
-                break;
-            }
-            TurnResult::Accepted { state, report } => {
-                turn += 1;
-                frames.push(Frame {
-                    heading: format!("turn {turn} {}", input.letter()),
-                    events: events::turn_events(&game, &before, &state, &report),
-                    state,
-                });
-                if report.won {
-                    result = Some(ReplayResult::Won { turns: turn });
-                    break;
-                }
-                if report.lost_control {
-                    result = Some(ReplayResult::LostControl { turns: turn });
-                    break;
-                }
-            }
-        }
-    }
     let mut text = String::new();
+    let result = replay_to(level, moves, explain, key_of, &mut text);
+    ReplayOutput { text, result }
+}
+
+/// [`replay`] written into `text` as it goes (the command line streams it to
+/// standard output, so a long replay never holds its whole text), returning
+/// how it ended. Writing stops at the first error `text` returns.
+pub fn replay_to(
+    level: &model::Level,
+    moves: &str,
+    explain: bool,
+    key_of: KeyOf<'_>,
+    text: &mut dyn Write,
+) -> ReplayResult {
+    let game = Game::new(level);
     let _ = writeln!(text, "coordinates: {}", events::COORDINATES);
-    if explain {
-        for (i, f) in frames.iter().enumerate() {
-            let told: Vec<&Event> = f.events.iter().filter(|e| explains(e)).collect();
-            if i == 0 || !told.is_empty() {
-                let _ = writeln!(text, "{}", f.heading);
+    let end = if explain {
+        let mut first = true;
+        walk(&game, moves, &mut |heading, _, evs| {
+            let told: Vec<&Event> = evs.iter().filter(|e| explains(e)).collect();
+            if std::mem::take(&mut first) || !told.is_empty() {
+                let _ = writeln!(text, "{heading}");
             }
             for e in told {
                 let _ = writeln!(text, "  {}", e.text);
             }
-        }
+        })
     } else {
-        let boards: Vec<Vec<String>> = frames
-            .iter()
-            .map(|f| game.cell_texts(&f.state, key_of))
+        // First the widest each column gets along the replay, then the text.
+        let mut widths: Vec<usize> = (0..usize::from(game.width).max(1))
+            .map(|x| x.to_string().len())
             .collect();
-        let widths = ruled_widths(&game, &boards);
-        for (f, cells) in frames.iter().zip(&boards) {
-            let _ = writeln!(text, "{}", f.heading);
-            ruled_board(&mut text, &game, cells, &widths);
-            for e in &f.events {
+        walk(&game, moves, &mut |_, state, _| {
+            let cells = game.cell_texts(state, key_of);
+            for (w, c) in widths.iter_mut().zip(game.column_widths(&cells)) {
+                *w = (*w).max(c);
+            }
+        });
+        walk(&game, moves, &mut |heading, state, evs| {
+            let _ = writeln!(text, "{heading}");
+            ruled_board(text, &game, &game.cell_texts(state, key_of), &widths);
+            for e in evs {
                 let _ = writeln!(text, "  {}", e.text);
             }
-        }
-    }
-    if let Some(line) = stop_line {
+        })
+    };
+    if let Some(line) = end.stop_line {
         let _ = writeln!(text, "{line}");
     }
-    let result = result.unwrap_or(ReplayResult::NotWon {
-        turns: turn,
-        stopped: None,
-    });
+    let result = end.result;
     let turns_word = |n: usize| {
         if n == 1 {
             "1 turn".to_string()
@@ -187,25 +219,11 @@ pub fn replay(level: &model::Level, moves: &str, explain: bool, key_of: KeyOf<'_
             writeln!(text, "result: not won after {}", turns_word(*turns))
         }
     };
-    ReplayOutput { text, result }
-}
-
-/// Each column's width over every board of the replay, and at least its
-/// number's, so the ruler fits and no column moves from turn to turn.
-fn ruled_widths(game: &Game, boards: &[Vec<String>]) -> Vec<usize> {
-    let mut widths: Vec<usize> = (0..usize::from(game.width).max(1))
-        .map(|x| x.to_string().len())
-        .collect();
-    for b in boards {
-        for (w, c) in widths.iter_mut().zip(game.column_widths(b)) {
-            *w = (*w).max(c);
-        }
-    }
-    widths
+    result
 }
 
 /// A board under a row of column numbers, each row after its number.
-fn ruled_board(out: &mut String, game: &Game, cells: &[String], widths: &[usize]) {
+fn ruled_board(out: &mut dyn Write, game: &Game, cells: &[String], widths: &[usize]) {
     let w = usize::from(game.width).max(1);
     let gutter = usize::from(game.height).saturating_sub(1).to_string().len();
     let numbers: Vec<String> = (0..w).map(|x| x.to_string()).collect();
