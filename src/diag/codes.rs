@@ -617,4 +617,9 @@ pub const CATALOGUE: &[CodeInfo] = &[
         name: "claim-unproven",
         severity: Severity::Error,
     },
+    CodeInfo {
+        code: "M420",
+        name: "steps-unproven",
+        severity: Severity::Info,
+    },
 ];

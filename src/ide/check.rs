@@ -73,7 +73,12 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
         .collect();
     let summary = match (&report.route, failing.first()) {
         (_, Some(d)) => format!("{} {}: {}", d.code(), d.name(), d.message),
-        (Some(route), None) => format!("solved in {} steps: {route}", route.chars().count()),
+        (Some(route), None) => match report.shortest_range() {
+            Some((fewest, longest)) if fewest < longest => format!(
+                "solved in {longest} steps, not proven shortest (the shortest takes {fewest} to {longest}): {route}"
+            ),
+            _ => format!("solved in {} steps: {route}", route.chars().count()),
+        },
         (None, None) => "checked".to_string(),
     };
     Some(CheckOutcome {

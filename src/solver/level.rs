@@ -286,10 +286,12 @@ pub const SATISFICE_AFTER: u64 = 8_000_000;
 /// [`SATISFICE_FIRST_MOVES`] states (moves), before the search runs again
 /// in full, so that the push search can stop at the route's length and a
 /// search stopped by the caller still has it; then, if the shortest-route
-/// search ran out of budget without one, with [`SATISFICE_AFTER`]. What it finds is in
-/// [`Outcome::found`] when the verdict is LIMIT (or cancelled); the
-/// verdict itself is always the shortest-route search's. Each pass stays
-/// within the state budget and the memory cap of `limits`.
+/// search ran out of budget without one, with [`SATISFICE_AFTER`]. A
+/// route it finds (replayed on the engine, then shortened) decides the
+/// level when the shortest-route search stopped without one: the verdict
+/// is then [`Verdict::Solved`] with [`super::Shortest::Bounded`] by the
+/// fewest steps that search had not ruled out. Each pass stays within the
+/// state budget and the memory cap of `limits`.
 pub fn search_level(
     game: &Game,
     constraints: Constraints,
@@ -345,7 +347,7 @@ fn probed_search(
         if out.verdict == Verdict::Limit && out.found.is_none() {
             out.found = pass(SATISFICE_AFTER);
         }
-        return out;
+        return out.settle();
     }
     if !plain || space.start_excluded() {
         return search_space(&space, limits, None, jobs, cancel, progress);
@@ -372,7 +374,7 @@ fn probed_search(
     if out.verdict == Verdict::Limit && out.found.is_none() {
         out.found = pass(SATISFICE_AFTER);
     }
-    out
+    out.settle()
 }
 
 /// [`search_level`] over moves whatever the level: the plain search the
@@ -516,7 +518,7 @@ mod tests {
             );
             match (&plain.route, &out.verdict) {
                 (None, Verdict::Unsolved) => {}
-                (Some(route), Verdict::Solved(r)) => {
+                (Some(route), Verdict::Solved { route: r, .. }) => {
                     let text = route_text(space.inputs(), r);
                     prop_assert_eq!(&text, route);
                     prop_assert!(matches!(
@@ -866,7 +868,7 @@ mod tests {
             }
             for known in [None, Some(route.clone()), Some(short)] {
                 let out = super::super::pushes::search(&pushes, Limits::default(), known, &cancel, &mut |_| {});
-                let Verdict::Solved(r) = &out.verdict else {
+                let Verdict::Solved { route: r, .. } = &out.verdict else {
                     prop_assert!(false, "{:?} on\n{}", out.verdict, b);
                     return Ok(());
                 };
@@ -907,7 +909,7 @@ mod tests {
         let one = run(1);
         match (&plain.route, &one.verdict) {
             (None, Verdict::Unsolved) => {}
-            (Some(route), Verdict::Solved(r)) => {
+            (Some(route), Verdict::Solved { route: r, .. }) => {
                 let text = route_text(space.inputs(), r);
                 prop_assert_eq!(
                     text.len(),
@@ -944,7 +946,7 @@ mod tests {
         );
         match (&one.verdict, &probed.verdict) {
             (Verdict::Unsolved, Verdict::Unsolved) => {}
-            (Verdict::Solved(a), Verdict::Solved(p)) => {
+            (Verdict::Solved { route: a, .. }, Verdict::Solved { route: p, .. }) => {
                 prop_assert_eq!(a.len(), p.len(), "on\n{}", b);
                 prop_assert!(wins(&game, p), "{:?} doesn't win on\n{}", p, b);
             }
@@ -992,7 +994,7 @@ mod tests {
             &AtomicBool::new(false),
             &mut |_| {},
         );
-        assert_eq!(out.verdict, Verdict::Solved(vec![3, 3]));
+        assert_eq!(out.verdict, Verdict::proven(vec![3, 3]));
         // Two players: a walk moves both, so moves aren't walks and pushes.
         let two = sokoban_game(&room.replace("# . . . . #", "# . @ . . #"));
         assert!(
@@ -1130,7 +1132,7 @@ mod limits {
                      WALL IS STOP . FLAG IS WIN";
         let (bounded, moves) = probed_and_plain(level, 20);
         assert!(
-            matches!(moves.verdict, Verdict::Solved(_)),
+            matches!(moves.verdict, Verdict::Solved { .. }),
             "{:?}",
             moves.verdict
         );
