@@ -19,6 +19,8 @@ struct Seen {
     win_nouns: BTreeSet<Tok>,
     /// Some thing was GOAL: the level may be won by covering goals.
     goal: bool,
+    /// The rules `X IS WIN` that were in force in some state.
+    win_rules: BTreeSet<(Tok, Tok)>,
     /// Per entity: a word that left its reset cell (or was destroyed).
     moved: Vec<bool>,
 }
@@ -90,7 +92,11 @@ pub fn why_unwinnable(game: &Game) -> Option<String> {
 
 /// Adds what state `s` shows to `seen`.
 fn note(game: &Game, start: &State, s: &State, (you, win, goal): (u64, u64, u64), seen: &mut Seen) {
-    let props = game.props(s);
+    let rules = game.rules(s);
+    let win_tok = game.tok("WIN");
+    seen.win_rules
+        .extend(rules.pairs.iter().filter(|r| Some(r.1) == win_tok).copied());
+    let props = game.props_under(&rules, s);
     for (i, &p) in props.iter().enumerate() {
         let id = i as EntId;
         let Some(cell) = game.pos(s, id) else {
@@ -116,6 +122,18 @@ fn note(game: &Game, start: &State, s: &State, (you, win, goal): (u64, u64, u64)
 /// No thing is ever WIN: say whether the level has a WIN word at all and
 /// whether it ever moves.
 fn no_win_thing(game: &Game, start: &State, seen: &Seen) -> String {
+    if !seen.win_rules.is_empty() {
+        let rules: Vec<String> = seen.win_rules.iter().map(|&r| game.rule_text(r)).collect();
+        let (verb, them) = if rules.len() == 1 {
+            ("forms", "it names")
+        } else {
+            ("form", "they name")
+        };
+        return format!(
+            "{} {verb}, but no thing {them} is on the board in any reachable state, so nothing is ever WIN.",
+            rules.join(", ")
+        );
+    }
     let win = game.tok("WIN");
     let words: Vec<usize> = (0..game.len())
         .filter(|&i| game.ents[i].word && win.is_some() && game.noun(start, i as EntId) == win)
@@ -141,5 +159,71 @@ fn no_win_thing(game: &Game, start: &State, seen: &Seen) -> String {
         )
     } else {
         "No rule makes a thing WIN in any reachable state, though a WIN word moves: no YOU can bring it into a rule that names a thing on the board.".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testkit;
+
+    fn why(board: &str) -> Option<String> {
+        why_unwinnable(&Game::new(&testkit::level(board)))
+    }
+
+    #[test]
+    fn no_you_at_reset_is_the_cause() {
+        let w = why("MIAU IS . YOU\nFLAG IS WIN .\nm . . f").expect("a cause");
+        assert!(w.starts_with("No thing is YOU at reset"), "{w}");
+    }
+
+    #[test]
+    fn a_win_word_that_never_moves_is_named_with_its_cell() {
+        // WIN in the top left corner: nothing can push it, and no IS can
+        // stand before it.
+        let w = why("WIN . MIAU IS YOU .\nFLAG IS . . . .\nm . . . f .").expect("a cause");
+        assert!(
+            w.starts_with("No rule makes a thing WIN in any reachable state")
+                && w.contains("the WIN word at column 0, row 0 never moves"),
+            "{w}"
+        );
+    }
+
+    #[test]
+    fn a_win_rule_naming_nothing_on_the_board() {
+        let w = why("MIAU IS YOU . FLAG IS . . WIN\nm . . . . . . . .").expect("a cause");
+        assert!(
+            w.starts_with("FLAG IS WIN forms, but no thing it names is on the board"),
+            "{w}"
+        );
+    }
+
+    #[test]
+    fn a_win_word_that_moves_without_forming_a_rule() {
+        let w = why("MIAU IS YOU . . . .\n. . . . . . .\nm . WIN . . . .").expect("a cause");
+        assert!(w.contains("though a WIN word moves"), "{w}");
+    }
+
+    #[test]
+    fn a_walled_win_thing_is_out_of_every_you_s_reach() {
+        let w =
+            why("MIAU IS YOU . FLAG IS WIN\nWALL IS STOP . # f #\nm . . . # # #").expect("a cause");
+        assert!(
+            w.starts_with("No YOU thing ever reaches a WIN thing (FLAG)"),
+            "{w}"
+        );
+    }
+
+    #[test]
+    fn a_winnable_level_or_a_large_space_gets_none() {
+        assert_eq!(why("MIAU IS YOU . FLAG IS WIN\nm . . . . . f"), None);
+        // An open room of rocks and no WIN: far more states than the walk
+        // keeps, so no cause, however plain it looks.
+        let mut rows = vec!["MIAU IS YOU . ROCK IS PUSH .".to_string()];
+        rows.extend((0..3).map(|_| ". . . . . . . .".to_string()));
+        rows.push(". r . r . r . .".to_string());
+        rows.extend((0..2).map(|_| ". . . . . . . .".to_string()));
+        rows.push("m . . . . . . .".to_string());
+        assert_eq!(why(&rows.join("\n")), None);
     }
 }
