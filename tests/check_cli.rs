@@ -257,6 +257,48 @@ fn check_fix_records_a_bounded_route_and_says_it_is_not_proven() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `solve --timeout`: when the clock stops the shortest-route search before
+/// any route is known, the best-first search still gets its turn (on a
+/// clock as long), and the route it finds solves the level, bounded.
+#[test]
+fn solve_past_its_timeout_still_finds_a_route() {
+    let dir = std::env::temp_dir().join(format!("miau-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("open.miau");
+    // Nine rocks loose in an open room: far more states than a second
+    // holds, and the flag 28 steps away, while a walk to it is plain.
+    let src = "pack open-room {\n  name    \"Open room\"\n  version \"1.0.0\"\n  engine  1\n  rules   2\n}\n\n\
+               level open {\n  title \"Open\"\n  board {\n\
+               MIAU! IS! YOU! . ROCK! IS! PUSH! . FLAG! IS! WIN! . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . m . . . . . . . . . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . . . r . . . r . . . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . r . . . . .\n\
+               . . r . . . r . . . r . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . . . r . . . . . r . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . r . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . f\n  }\n}\n";
+    std::fs::write(&path, src).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, out, _) = miauc(&["solve", p, "--level", "open", "--timeout", "1"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(field(&out, "result"), Some("solved"), "{out}");
+    assert_eq!(field(&out, "limit"), Some("time (1 s)"), "{out}");
+    let route = field(&out, "route").expect("a route");
+    let (fewest, longest) = field(&out, "shortest")
+        .and_then(|r| r.split_once(".."))
+        .expect("a range");
+    assert_eq!(longest.parse::<usize>().unwrap(), route.len(), "{out}");
+    assert!(fewest.parse::<usize>().unwrap() < route.len(), "{out}");
+    let (code, replay, _) = miauc(&["replay", p, "--level", "open", "--moves", route]);
+    assert_eq!(code, 0, "{replay}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn output_is_the_same_whatever_the_jobs() {
     let one = miauc(&["check", BROKEN, "--jobs", "1"]);

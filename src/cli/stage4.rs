@@ -7,7 +7,7 @@ use crate::compile::{self, SourceKind};
 use crate::diag::render::{self, SourceFile};
 use crate::diag::{Diagnostic, Severity};
 use crate::engine::Game;
-use crate::solver::level::{Constraints, LevelSpace, route_text, search_level};
+use crate::solver::level::{Constraints, LevelSpace, find_route, route_text, search_level};
 use crate::solver::{LimitKind, Limits, Progress, Shortest, Verdict};
 use clap::ValueEnum;
 use std::collections::BTreeSet;
@@ -700,6 +700,19 @@ pub fn solve(args: &SolveArgs) -> u8 {
     let mut out = with_progress(Some(budget), || {
         search_level(&game, constraints, limits, jobs, &CANCEL, &mut |p| note(p))
     });
+    // The clock stopped the exact search before any route was found: the
+    // best-first pass a LIMIT gets still looks for one, on a clock of its
+    // own as long (Ctrl-C stops it too).
+    if out.verdict == Verdict::Cancelled
+        && TIMED_OUT.load(Ordering::SeqCst)
+        && named.is_empty()
+        && CANCEL.swap(false, Ordering::SeqCst)
+    {
+        start_timeout(args.timeout);
+        if let Some(route) = with_progress(None, || find_route(&game, limits, &CANCEL)) {
+            out = out.with_route(route);
+        }
+    }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     let stopped = matches!(
         out.verdict,

@@ -377,6 +377,30 @@ fn probed_search(
     out.settle()
 }
 
+/// The satisficing pass [`search_level`] runs after a plain solve that
+/// ends in LIMIT ([`SATISFICE_AFTER`] nodes or states, within `limits`),
+/// on its own: for a caller whose own clock stopped the exact search
+/// (`miauc solve --timeout`) and that still wants a winning route. The
+/// route wins on the engine and is shortened; fold it into the stopped
+/// search's outcome with [`Outcome::with_route`].
+pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Vec<u8>> {
+    let space = LevelSpace::new(game, Constraints::default());
+    if space.start_excluded() {
+        return None;
+    }
+    let nodes = SATISFICE_AFTER.min(limits.states);
+    let route = match space.push_space() {
+        Some(pushes) => super::pushes::satisfice(&pushes, nodes, limits.memory, cancel),
+        None => {
+            let guide = super::satisfice::LevelGuide::new(game);
+            super::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
+        }
+    };
+    route
+        .filter(|route| space.wins(route))
+        .map(|route| super::shorten::shorten(&space, &route))
+}
+
 /// [`search_level`] over moves whatever the level: the plain search the
 /// push search is tested against.
 pub fn search_moves(

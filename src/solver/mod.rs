@@ -236,10 +236,19 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The outcome with a winning route found another way: an exact search
+    /// that stopped (LIMIT, or cancelled) becomes [`Verdict::Solved`] with
+    /// the shortest bounded by `fewest`; any other outcome is kept. The
+    /// route must win (callers replay it on the engine first).
+    pub fn with_route(mut self, route: Vec<u8>) -> Outcome {
+        if matches!(self.verdict, Verdict::Limit | Verdict::Cancelled) {
+            self.found = Some(route);
+        }
+        self.settle()
+    }
+
     /// The outcome with a route the satisficing search found folded into
-    /// the verdict: an exact search that stopped (LIMIT, or cancelled)
-    /// becomes [`Verdict::Solved`] with the shortest bounded by `fewest`.
-    /// The route must win (callers replay it on the engine first).
+    /// the verdict (see [`Outcome::with_route`]).
     pub fn settle(mut self) -> Outcome {
         if matches!(self.verdict, Verdict::Limit | Verdict::Cancelled)
             && let Some(route) = self.found.take()
