@@ -21,6 +21,9 @@ pub struct CheckOutcome {
     /// The solver's shortest route, when it found one (what "Record
     /// solution" writes).
     pub route: Option<String>,
+    /// The range the shortest route's length lies in, `(fewest, longest)`
+    /// (equal once proven), when the level solves.
+    pub shortest: Option<(usize, usize)>,
 }
 
 /// Check the level `id`: `None` when there is no such level. Setting `cancel`
@@ -52,6 +55,7 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
             summary: "not checked: the level has errors".into(),
             diagnostics: vec![Diagnostic::new("M416", header, msg).with_level(id)],
             route: None,
+            shortest: None,
         });
     }
     let pack = a.pack()?;
@@ -85,6 +89,7 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
         level: id.to_string(),
         passed: failing.is_empty(),
         summary,
+        shortest: report.shortest_range(),
         diagnostics: report.diagnostics,
         route: report.route,
     })
