@@ -227,6 +227,46 @@ fn recorded_steps_are_judged_against_the_range() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A recorded solution that wins in fewer steps than the route the solver
+/// found is the best route known: the range ends at its length, and the
+/// check neither calls it wrong nor offers to replace it.
+#[test]
+fn a_recorded_solution_shorter_than_the_route_found_bounds_the_range() {
+    let (dir, path) = bounded_level("recorded", None);
+    let p = path.to_str().unwrap();
+    let (fewest, longest) = bounded_range(p);
+    // Along the top of the room, then down to the flag.
+    let recorded = "rrrrrrrrddd";
+    assert!(recorded.len() < longest, "{longest}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text.replace(
+        "  title  \"Big\"\n",
+        &format!("  title  \"Big\"\n  solution \"{recorded}\"\n"),
+    );
+    std::fs::write(&path, text).unwrap();
+    let (_, out, _) = miauc(&["check", p, "--format", "json"]);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let level = lines
+        .iter()
+        .find(|v| v["level"] == "big" && v.get("result").is_some())
+        .unwrap_or_else(|| panic!("no result line:\n{out}"));
+    assert_eq!(level["route"], "RRRRRRRRDDD", "{out}");
+    assert_eq!(
+        level["shortest"],
+        serde_json::json!({ "min": fewest, "max": recorded.len(), "proven": false })
+    );
+    let codes: Vec<&str> = lines.iter().filter_map(|v| v["code"].as_str()).collect();
+    assert!(codes.contains(&"M420"), "{out}");
+    assert!(
+        !codes.contains(&"M411") && !codes.contains(&"M410"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `check --fix` records the best route found when the shortest isn't
 /// proven, and says so; the check then reports the recorded length as not
 /// proven (M420), not as wrong.

@@ -375,7 +375,8 @@ pub fn check_level(
     {
         text = r
             .chars()
-            .filter(|c| Input::from_char(*c).is_some())
+            .filter_map(Input::from_char)
+            .map(Input::letter)
             .collect();
         fewest = fewest.min(n);
     }
