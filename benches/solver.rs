@@ -38,7 +38,7 @@ use miau::import::{keke, xsb};
 use miau::model::Level;
 use miau::solver::level::{Constraints, LevelSpace, search_level};
 use miau::solver::visited::Visited;
-use miau::solver::{Limits, Outcome, Space, Verdict, fingerprint};
+use miau::solver::{Limits, Outcome, Shortest, Space, Verdict, fingerprint};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -143,12 +143,14 @@ fn timed_search(game: &Game, limits: Limits, jobs: usize) -> (Outcome, f64) {
 #[derive(Default)]
 struct Totals {
     levels: usize,
+    /// SOLVED, the shortest proven.
     solved: usize,
+    /// SOLVED by a route found after the exact search stopped (LIMIT or
+    /// TIMEOUT): the shortest bounded, not proven.
+    bounded: usize,
     unsolved: usize,
     limit: usize,
     timeout: usize,
-    /// LIMIT or TIMEOUT, with a winning route found (not proven shortest).
-    found: usize,
     longer: usize,
     expanded: u64,
     secs: f64,
@@ -216,15 +218,36 @@ fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut T
     let per_state = out.peak_bytes as f64 / out.stored.max(1) as f64;
     totals.levels += 1;
     let verdict = match &out.verdict {
-        Verdict::Solved(r) => {
-            totals.solved += 1;
-            match best {
-                Some(b) if r.len() > b => {
+        Verdict::Solved { route, shortest } => {
+            let k = route.len();
+            let known = match best {
+                Some(b) if k > b => {
                     totals.longer += 1;
-                    format!("solved in {} (LONGER than the best known {b})", r.len())
+                    format!(" (LONGER than the best known {b})")
                 }
-                Some(b) => format!("solved in {} (best known {b})", r.len()),
-                None => format!("solved in {}", r.len()),
+                Some(b) => format!(" (best known {b})"),
+                None => String::new(),
+            };
+            let replayed = LevelSpace::new(game, Constraints::default()).wins(&route[..]);
+            let wins = if replayed {
+                ""
+            } else {
+                ", the route does NOT WIN"
+            };
+            match shortest {
+                Shortest::Proven => {
+                    totals.solved += 1;
+                    format!("solved in {k}{known}{wins}")
+                }
+                Shortest::Bounded { fewest } => {
+                    totals.bounded += 1;
+                    let stop = if out.limit.is_some() {
+                        "LIMIT"
+                    } else {
+                        "TIMEOUT"
+                    };
+                    format!("solved in {k}, shortest {fewest}..{k} ({stop}){known}{wins}")
+                }
             }
         }
         Verdict::Unsolved => {
@@ -233,11 +256,11 @@ fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut T
         }
         Verdict::Limit => {
             totals.limit += 1;
-            format!("LIMIT{}", found(game, &out, best, totals))
+            "LIMIT".into()
         }
         Verdict::Cancelled => {
             totals.timeout += 1;
-            format!("TIMEOUT{}", found(game, &out, best, totals))
+            "TIMEOUT".into()
         }
     };
     let all_cores = match parallel {
@@ -281,37 +304,16 @@ fn run(name: &str, game: &Game, runs: usize, best: Option<usize>, totals: &mut T
     totals.worst_rss = totals.worst_rss.max(rss);
 }
 
-/// What a search that ended without its answer found anyway: a winning
-/// route replayed on the engine to check it, against the best known length.
-fn found(game: &Game, out: &Outcome, best: Option<usize>, totals: &mut Totals) -> String {
-    let Some(route) = &out.found else {
-        return String::new();
-    };
-    if !LevelSpace::new(game, Constraints::default()).wins(route) {
-        return ", a route found that does NOT WIN".into();
-    }
-    totals.found += 1;
-    let k = route.len();
-    let known = match best {
-        Some(b) if k > b => format!(", LONGER than the best known {b}"),
-        Some(b) => format!(", best known {b}"),
-        None => String::new(),
-    };
-    format!(
-        ", a route of {k} found (shortest {}..={k}{known})",
-        out.fewest.min(k as u32)
-    )
-}
-
 fn summary(set: &str, t: &Totals) {
     println!(
-        "== {set}: {} levels: {} solved, {} unsolved, {} LIMIT, {} TIMEOUT ({} of them with a route found){}; {} states in {:.1} s, {:.0}/s; ratio to raw inserts {:.1}%; worst {:.1} B/state, worst peak rss {:.0} MiB; all cores {:.2}x{}\n",
+        "== {set}: {} levels: {} solved ({} shortest proven, {} bounded), {} unsolved, {} LIMIT, {} TIMEOUT{}; {} states in {:.1} s, {:.0}/s; ratio to raw inserts {:.1}%; worst {:.1} B/state, worst peak rss {:.0} MiB; all cores {:.2}x{}\n",
         t.levels,
+        t.solved + t.bounded,
         t.solved,
+        t.bounded,
         t.unsolved,
         t.limit,
         t.timeout,
-        t.found,
         if t.longer > 0 {
             format!(", {} LONGER than the best known", t.longer)
         } else {
@@ -625,7 +627,7 @@ fn main() {
         println!(
             "proof/big-room: {:?} after {} expanded, {} stored, depth {}, {:.1} s, {:.0}/s, {:.1} B/state, peak rss {:.0} MiB",
             match out.verdict {
-                Verdict::Solved(_) => "solved",
+                Verdict::Solved { .. } => "solved",
                 Verdict::Unsolved => "unsolved",
                 Verdict::Limit => "LIMIT",
                 Verdict::Cancelled => "cancelled",

@@ -344,8 +344,10 @@ pub enum Command {
         /// No word may be destroyed.
         #[arg(long)]
         no_word_loss: bool,
-        /// Stop after this many seconds of wall clock and report LIMIT
-        /// (for interactive use: the verdict then depends on the machine).
+        /// Stop the shortest-route search after this many seconds of wall
+        /// clock, then look for any winning route for as long again: a route
+        /// found is SOLVED with the shortest bounded, none is LIMIT (for
+        /// interactive use: the verdict then depends on the machine).
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<f64>,
         /// Threads the search runs on (default: all cores); the verdict,

@@ -14,7 +14,7 @@
 //! - [`solver`]: the breadth-first solver, generic and on the engine;
 //! - [`session`]: a play for people: undo, restart, facing, event lines;
 //! - [`render`]: the board as SVG, PNG and animated GIF;
-//! - [`check`]: stage 4, the searches and their diagnostics (M401–M419);
+//! - [`check`]: stage 4, the searches and their diagnostics (M401–M420);
 //! - [`catalogue`]: the Markdown catalogue of a set of packs;
 //! - [`compile`]: the pipeline the shells call;
 //! - [`ide`]: editor features as plain functions over byte offsets;

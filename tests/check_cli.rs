@@ -28,7 +28,7 @@ fn broken_levels_each_give_their_code() {
         ("short", "M405"),
         ("needless", "M408"),
         ("too-big", "M402"),
-        ("big-but-winnable", "M402"),
+        ("big-but-winnable", "M402"), // its bypass search; the level solves
         ("ragged", "M416"),
         ("standing", "M412"),
     ] {
@@ -42,28 +42,42 @@ fn broken_levels_each_give_their_code() {
     insta::assert_snapshot!("check_broken_human", out);
 }
 
-/// A search out of budget still says whether the level can be won when
-/// the satisficing pass found a route: the route, which replays to a win,
-/// and how short the shortest could be; without one it says it isn't known.
+/// A search out of budget whose satisficing pass found a route decides
+/// the level: SOLVED, the route replays to a win, and the shortest is
+/// bounded between the fewest steps not ruled out and the route's length;
+/// without a route the level is LIMIT and nothing is known.
 #[test]
-fn limit_reports_a_route_found_without_the_shortest() {
-    let (_, out, _) = miauc(&["check", BROKEN, "--jobs", "1"]);
-    let line = |level: &str| {
-        out.lines()
-            .find(|l| l.contains("[M402]") && l.contains(&format!("Level {level}:")))
-            .unwrap_or_else(|| panic!("no M402 for {level}:\n{out}"))
-            .to_string()
-    };
-    let big = line("big-but-winnable");
+fn a_route_found_past_the_budget_solves_with_the_shortest_bounded() {
+    let (_, out, _) = miauc(&["check", BROKEN, "--jobs", "1", "--verbose"]);
+    let line = out
+        .lines()
+        .find(|l| l.contains("level big-but-winnable: "))
+        .unwrap_or_else(|| panic!("no result line:\n{out}"));
     assert!(
-        big.contains("the shortest route isn't known: the level can be won in"),
-        "{big}"
+        line.contains("level big-but-winnable: solved in "),
+        "{line}"
     );
-    let route = big
-        .split(" steps (")
+    let route = line
+        .split("route ")
         .nth(1)
-        .and_then(|r| r.split(')').next())
-        .expect("the route in parentheses");
+        .and_then(|r| r.split(',').next())
+        .expect("the route");
+    let range = line
+        .split("shortest ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .expect("the range");
+    let (fewest, longest) = range.split_once("..").expect("a range, not proven");
+    let (fewest, longest): (usize, usize) = (fewest.parse().unwrap(), longest.parse().unwrap());
+    assert_eq!(longest, route.len(), "{line}");
+    assert!(fewest < longest, "{line}");
+    // The solve search no longer says LIMIT; the other searches still may.
+    assert!(
+        !out.lines().any(|l| l.contains("[M402]")
+            && l.contains("Level big-but-winnable:")
+            && l.contains("the solve search")),
+        "{out}"
+    );
     let (code, replay, _) = miauc(&[
         "replay",
         BROKEN,
@@ -78,12 +92,251 @@ fn limit_reports_a_route_found_without_the_shortest() {
         Some(format!("won in {} turns", route.len()).as_str()),
         "{replay}"
     );
-    assert!(line("too-big").contains("it isn't known whether the level can be won"));
-    // `solve` prints the route found, in its own field.
+    let too_big = out
+        .lines()
+        .find(|l| l.contains("[M402]") && l.contains("Level too-big:"))
+        .unwrap_or_else(|| panic!("no M402 for too-big:\n{out}"));
+    assert!(too_big.contains("it isn't known whether the level can be won"));
+    // `solve` says the same: solved, exit 0, the range and why it isn't proven.
     let (code, solved, _) = miauc(&["solve", BROKEN, "--level", "big-but-winnable"]);
+    assert_eq!(code, 0, "{solved}");
+    assert_eq!(field(&solved, "result"), Some("solved"));
+    assert_eq!(field(&solved, "route"), Some(route), "{solved}");
+    assert_eq!(field(&solved, "shortest"), Some(range), "{solved}");
+    assert_eq!(field(&solved, "limit"), Some("states (budget 100)"));
+    let (_, json, _) = miauc(&[
+        "solve",
+        BROKEN,
+        "--level",
+        "big-but-winnable",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON object");
+    assert_eq!(v["result"], "solved");
+    assert_eq!(
+        v["shortest"],
+        serde_json::json!({ "min": fewest, "max": longest, "proven": false })
+    );
+    // A proven one, for contrast.
+    let (_, json, _) = miauc(&["solve", BROKEN, "--level", "short", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON object");
+    assert_eq!(
+        v["shortest"],
+        serde_json::json!({ "min": 2, "max": 2, "proven": true })
+    );
+    let (_, solved, _) = miauc(&["solve", BROKEN, "--level", "short"]);
+    assert_eq!(field(&solved, "shortest"), Some("proven"), "{solved}");
+    assert_eq!(field(&solved, "limit"), None, "{solved}");
+    let (code, solved, _) = miauc(&["solve", BROKEN, "--level", "too-big"]);
     assert_eq!(code, 1, "{solved}");
     assert_eq!(field(&solved, "result"), Some("limit"));
-    assert_eq!(field(&solved, "found"), Some(route), "{solved}");
+    assert_eq!(field(&solved, "shortest"), None, "{solved}");
+}
+
+/// The big-but-winnable level of the fixture with `steps` set to `steps`
+/// (or none), alone in a pack in a fresh directory.
+fn bounded_level(name: &str, steps: Option<usize>) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("miau-bounded-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bounded.miau");
+    let steps = steps.map_or(String::new(), |n| format!("  steps  {n}\n"));
+    let src = format!(
+        "pack bounded {{\n  name    \"Bounded\"\n  version \"1.0.0\"\n  engine  1\n  rules   2\n}}\n\n\
+         level big {{\n  title  \"Big\"\n{steps}  budget 100\n  board {{\n\
+             MIAU! IS! YOU! . FLAG! IS! WIN! . ROCK! IS! PUSH!\n\
+             WALL! IS! STOP! . . . . . . . .\n\
+             # # # # # # # # # # #\n\
+             # m . . . . . . . . #\n\
+             # . r . . . . r . . #\n\
+             # . . . . . . . . . #\n\
+             # . r . . . . . r f #\n\
+             # # # # # # # # # # #\n  }}\n}}\n"
+    );
+    std::fs::write(&path, src).unwrap();
+    (dir, path)
+}
+
+/// The range `solve` gives the bounded level.
+fn bounded_range(path: &str) -> (usize, usize) {
+    let (_, json, _) = miauc(&["solve", path, "--level", "big", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON object");
+    assert_eq!(v["shortest"]["proven"], false, "{json}");
+    let n = |k: &str| v["shortest"][k].as_u64().unwrap() as usize;
+    (n("min"), n("max"))
+}
+
+/// Recorded steps against a shortest only bounded: inside the range an
+/// info (M420, with the range), outside it M411 (a route shorter found, or
+/// fewer steps than any route can take).
+#[test]
+fn recorded_steps_are_judged_against_the_range() {
+    let (dir, path) = bounded_level("judge", None);
+    let (fewest, longest) = bounded_range(path.to_str().unwrap());
+    let codes = |steps: usize| {
+        let (dir, path) = bounded_level(&format!("judge-{steps}"), Some(steps));
+        let (_, out, _) = miauc(&["check", path.to_str().unwrap(), "--format", "json"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        out.lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter_map(|v| {
+                let code = v.get("code")?.as_str()?;
+                matches!(code, "M411" | "M420").then(|| {
+                    (
+                        code.to_string(),
+                        v["severity"].as_str().unwrap_or("").to_string(),
+                        v["message"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    for steps in [fewest, longest] {
+        let found = codes(steps);
+        assert_eq!(found.len(), 1, "{steps}: {found:?}");
+        let (code, severity, message) = &found[0];
+        assert_eq!((code.as_str(), severity.as_str()), ("M420", "info"));
+        assert!(
+            message.contains(&format!("records {steps} steps, not proven shortest"))
+                && message.contains(&format!("takes {fewest} to {longest} steps")),
+            "{message}"
+        );
+    }
+    let longer = codes(longest + 1);
+    assert_eq!(longer.len(), 1, "{longer:?}");
+    assert_eq!(longer[0].0, "M411");
+    assert!(
+        longer[0]
+            .2
+            .contains(&format!("a route of {longest} steps wins")),
+        "{}",
+        longer[0].2
+    );
+    if fewest > 1 {
+        let shorter = codes(fewest - 1);
+        assert_eq!(shorter.len(), 1, "{shorter:?}");
+        assert_eq!(shorter[0].0, "M411");
+        assert!(
+            shorter[0]
+                .2
+                .contains(&format!("no winning route has fewer than {fewest} steps")),
+            "{}",
+            shorter[0].2
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A recorded solution that wins in fewer steps than the route the solver
+/// found is the best route known: the range ends at its length, and the
+/// check neither calls it wrong nor offers to replace it.
+#[test]
+fn a_recorded_solution_shorter_than_the_route_found_bounds_the_range() {
+    let (dir, path) = bounded_level("recorded", None);
+    let p = path.to_str().unwrap();
+    let (fewest, longest) = bounded_range(p);
+    // Along the top of the room, then down to the flag.
+    let recorded = "rrrrrrrrddd";
+    assert!(recorded.len() < longest, "{longest}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text.replace(
+        "  title  \"Big\"\n",
+        &format!("  title  \"Big\"\n  solution \"{recorded}\"\n"),
+    );
+    std::fs::write(&path, text).unwrap();
+    let (_, out, _) = miauc(&["check", p, "--format", "json"]);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let level = lines
+        .iter()
+        .find(|v| v["level"] == "big" && v.get("result").is_some())
+        .unwrap_or_else(|| panic!("no result line:\n{out}"));
+    assert_eq!(level["route"], "RRRRRRRRDDD", "{out}");
+    assert_eq!(
+        level["shortest"],
+        serde_json::json!({ "min": fewest, "max": recorded.len(), "proven": false })
+    );
+    let codes: Vec<&str> = lines.iter().filter_map(|v| v["code"].as_str()).collect();
+    assert!(codes.contains(&"M420"), "{out}");
+    assert!(
+        !codes.contains(&"M411") && !codes.contains(&"M410"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `check --fix` records the best route found when the shortest isn't
+/// proven, and says so; the check then reports the recorded length as not
+/// proven (M420), not as wrong.
+#[test]
+fn check_fix_records_a_bounded_route_and_says_it_is_not_proven() {
+    let (dir, path) = bounded_level("fix", None);
+    let p = path.to_str().unwrap();
+    let (fewest, longest) = bounded_range(p);
+    let (_, _, err) = miauc(&["check", p, "--fix", "--jobs", "1"]);
+    assert!(
+        err.contains(&format!(
+            "recorded the solution of 1 level (big ({longest} steps, not proven shortest: {fewest}..{longest}))"
+        )),
+        "{err}"
+    );
+    let fixed = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        fixed.contains(&format!("steps {longest}\n"))
+            || fixed.contains(&format!("steps      {longest}\n")),
+        "{fixed}"
+    );
+    let (_, out, _) = miauc(&["check", p, "--format", "json"]);
+    assert!(out.contains("\"M420\""), "{out}");
+    assert!(
+        !out.contains("\"M411\"") && !out.contains("\"M410\""),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `solve --timeout`: when the clock stops the shortest-route search before
+/// any route is known, the best-first search still gets its turn (on a
+/// clock as long), and the route it finds solves the level, bounded.
+#[test]
+fn solve_past_its_timeout_still_finds_a_route() {
+    let dir = std::env::temp_dir().join(format!("miau-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("open.miau");
+    // Nine rocks loose in an open room: far more states than a second
+    // holds, and the flag 28 steps away, while a walk to it is plain.
+    let src = "pack open-room {\n  name    \"Open room\"\n  version \"1.0.0\"\n  engine  1\n  rules   2\n}\n\n\
+               level open {\n  title \"Open\"\n  board {\n\
+               MIAU! IS! YOU! . ROCK! IS! PUSH! . FLAG! IS! WIN! . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . m . . . . . . . . . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . . . r . . . r . . . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . r . . . . .\n\
+               . . r . . . r . . . r . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . . . r . . . . . r . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . r . . . .\n\
+               . . . . . . . . . . . . . . . . . . . .\n\
+               . . . . . . . . . . . . . . . . . . . f\n  }\n}\n";
+    std::fs::write(&path, src).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, out, _) = miauc(&["solve", p, "--level", "open", "--timeout", "1"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(field(&out, "result"), Some("solved"), "{out}");
+    assert_eq!(field(&out, "limit"), Some("time (1 s)"), "{out}");
+    let route = field(&out, "route").expect("a route");
+    let (fewest, longest) = field(&out, "shortest")
+        .and_then(|r| r.split_once(".."))
+        .expect("a range");
+    assert_eq!(longest.parse::<usize>().unwrap(), route.len(), "{out}");
+    assert!(fewest.parse::<usize>().unwrap() < route.len(), "{out}");
+    let (code, replay, _) = miauc(&["replay", p, "--level", "open", "--moves", route]);
+    assert_eq!(code, 0, "{replay}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

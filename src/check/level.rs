@@ -6,7 +6,7 @@ use crate::diag::Diagnostic;
 use crate::engine::{Game, Input, Scratch, State, TurnResult};
 use crate::model::{Level, Pack};
 use crate::solver::level::{Constraints, route_text, search_level};
-use crate::solver::{Limits, Progress, Verdict};
+use crate::solver::{Limits, Progress, Shortest, Verdict};
 use crate::span::Span;
 use std::sync::atomic::AtomicBool;
 
@@ -105,10 +105,6 @@ struct Ctx<'a> {
     jobs: usize,
     cancel: &'a AtomicBool,
     report: LevelReport,
-    /// The winning route the last search's satisficing pass found when it
-    /// ended without its answer ([`crate::solver::Outcome::found`]), and
-    /// the fewest steps a winning route can have ([`crate::solver::Outcome::fewest`]).
-    found: Option<(Vec<u8>, u32)>,
 }
 
 impl Ctx<'_> {
@@ -146,7 +142,6 @@ impl Ctx<'_> {
             self.cancel,
             progress,
         );
-        self.found = out.found.clone().map(|r| (r, out.fewest));
         let figures = SearchFigures {
             kind,
             verdict: out.verdict.clone(),
@@ -162,7 +157,13 @@ impl Ctx<'_> {
                 self.report.complete = false;
                 self.report.cancelled = true;
             }
-            Verdict::Solved(_) | Verdict::Unsolved => self.margin(&figures),
+            // The exact search stopped: the route found isn't proven
+            // shortest, so the length checks can't all be judged.
+            Verdict::Solved {
+                shortest: Shortest::Bounded { .. },
+                ..
+            } => self.report.complete = false,
+            Verdict::Solved { .. } | Verdict::Unsolved => self.margin(&figures),
         }
         self.report.searches.push(figures);
         out.verdict
@@ -276,7 +277,6 @@ pub fn check_level(
         memory: options.memory,
         jobs: options.search_jobs,
         cancel,
-        found: None,
         report: LevelReport {
             level: level.id.text.clone(),
             index,
@@ -332,15 +332,19 @@ pub fn check_level(
 
     // 2. The plain solve.
     let verdict = cx.search(SearchKind::Solve, Constraints::default(), progress);
-    let route = match verdict {
-        Verdict::Solved(route) => route,
+    let (route, shortest) = match verdict {
+        Verdict::Solved { route, shortest } => (route, shortest),
         Verdict::Unsolved => {
             let n = cx.report.searches.last().map_or(0, |f| f.stored);
+            let why = (n as usize <= super::cause::CAUSE_STATES)
+                .then(|| super::cause::why_unwinnable(&cx.game))
+                .flatten()
+                .map_or(String::new(), |w| format!(" {w}"));
             let d = cx.diag(
                 "M401",
                 level.span,
                 format!(
-                    "Level {} can't be won: all {n} reachable states were explored.",
+                    "Level {} can't be won: all {n} reachable states were explored.{why}",
                     cx.id()
                 ),
             );
@@ -348,38 +352,49 @@ pub fn check_level(
             return finish(cx);
         }
         Verdict::Limit => {
-            // A route found without the shortest one still settles
-            // whether the level can be won.
-            let consequence = match cx.found.take() {
-                Some((route, fewest)) => {
-                    let text = cx.text(&route);
-                    let shorter = match fewest.min(route.len() as u32) {
-                        0 | 1 => String::new(),
-                        d if d as usize == route.len() => {
-                            ", and none of fewer steps exists, though the first such route in U D L R order isn't known".to_string()
-                        }
-                        d => format!(", and none of fewer than {d} steps exists"),
-                    };
-                    format!(
-                        "the shortest route isn't known: the level can be won in {} steps ({text}){shorter}",
-                        route.len()
-                    )
-                }
-                None => "it isn't known whether the level can be won".to_string(),
-            };
-            cx.limit(&SearchKind::Solve, &consequence);
+            cx.limit(
+                &SearchKind::Solve,
+                "it isn't known whether the level can be won",
+            );
             return finish(cx);
         }
         Verdict::Cancelled => return finish(cx),
     };
-    let text = cx.text(&route);
-    let k = route.len();
+    let recorded_len = recorded
+        .as_ref()
+        .map(|r| r.chars().filter(|c| Input::from_char(*c).is_some()).count());
+    let mut text = cx.text(&route);
+    let mut fewest = match shortest {
+        Shortest::Proven => route.len(),
+        Shortest::Bounded { fewest } => fewest as usize,
+    };
+    // A recorded solution that wins is a route too: when the solver's is
+    // only bounded and longer, the recorded one is the best known.
+    if let Some(r) = recorded.as_ref().filter(|_| recorded_wins)
+        && let Some(n) = recorded_len.filter(|&n| n < route.len() && fewest < route.len())
+    {
+        text = r
+            .chars()
+            .filter_map(Input::from_char)
+            .map(Input::letter)
+            .collect();
+        fewest = fewest.min(n);
+    }
+    let k = text.len();
+    let proven = fewest >= k;
     let rules = rules_at_win(&cx.game, &text);
     cx.report.route = Some(text.clone());
+    cx.report.shortest = Some(if proven {
+        Shortest::Proven
+    } else {
+        Shortest::Bounded {
+            fewest: fewest as u32,
+        }
+    });
     cx.report.rules_at_win = rules.clone();
     let id = cx.id().to_string();
 
-    // M406, else M405.
+    // M406, else M405 (a route that short bounds the shortest, proven or not).
     if won_at_start(&cx.game) {
         let d = cx.diag(
             "M406",
@@ -402,34 +417,19 @@ pub fn check_level(
         cx.push(d);
     }
 
-    // M411: recorded steps or solution length.
-    let recorded_len = recorded
-        .as_ref()
-        .map(|r| r.chars().filter(|c| Input::from_char(*c).is_some()).count());
-    let mismatch = [level.check.steps.map(|s| s as usize), recorded_len]
-        .into_iter()
-        .flatten()
-        .find(|&r| r != k);
-    if let Some(r) = mismatch {
-        let mut d = cx.diag(
-            "M411",
-            solution_span,
-            format!(
-                "Level {id}: the level records {r} steps; the shortest solution takes {k} ({text})."
-            ),
-        );
-        if let Some(s) = &level.check.solution {
-            d = d.with_fix(
-                "Replace the solution with the solver's shortest route",
-                s.span,
-                format!("\"{text}\""),
-            );
-        }
+    // M411 (or M420): recorded steps or solution length against the range.
+    let recorded_steps = [level.check.steps.map(|s| s as usize), recorded_len];
+    if let Some(d) = recorded_length(&cx, solution_span, &recorded_steps, fewest, &text) {
         cx.push(d);
     }
 
     // M412 on the shortest route, and on the recorded one if different.
-    let mut routes = vec![("shortest route", text.clone())];
+    let best = if proven {
+        "shortest route"
+    } else {
+        "route found"
+    };
+    let mut routes = vec![(best, text.clone())];
     if let Some(r) = recorded.as_ref().filter(|r| recorded_wins && **r != text) {
         routes.push(("recorded solution", r.clone()));
     }
@@ -450,7 +450,7 @@ pub fn check_level(
     );
     let mut bypassed = false;
     match bypass {
-        Verdict::Solved(r) => {
+        Verdict::Solved { route: r, .. } => {
             bypassed = true;
             let t = cx.text(&r);
             let rules = rules_at_win(&cx.game, &t);
@@ -477,7 +477,7 @@ pub fn check_level(
             },
             progress,
         ) {
-            Verdict::Solved(r) => {
+            Verdict::Solved { route: r, .. } => {
                 let t = cx.text(&r);
                 let movers = automaton_words(&cx.game, &t);
                 let d = cx.diag(
@@ -503,7 +503,7 @@ pub fn check_level(
             },
             progress,
         ) {
-            Verdict::Solved(r) => {
+            Verdict::Solved { route: r, .. } => {
                 let t = cx.text(&r);
                 let (start, _) = cx.game.reset();
                 let reset: Vec<String> = cx
@@ -550,7 +550,7 @@ pub fn check_level(
             },
             progress,
         ) {
-            Verdict::Solved(r) => {
+            Verdict::Solved { route: r, .. } => {
                 let t = cx.text(&r);
                 let rules = rules_at_win(&cx.game, &t);
                 let d = cx
@@ -624,7 +624,7 @@ fn claims(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
             progress,
         );
         match verdict {
-            Verdict::Solved(r) => {
+            Verdict::Solved { route: r, .. } => {
                 let t = cx.text(&r);
                 let d = cx.diag(
                     "M417",
@@ -657,7 +657,7 @@ fn claims(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
             progress,
         );
         match verdict {
-            Verdict::Solved(r) => {
+            Verdict::Solved { route: r, .. } => {
                 let t = cx.text(&r);
                 let d = cx.diag(
                     "M418",
@@ -675,6 +675,65 @@ fn claims(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
             Verdict::Unsolved | Verdict::Cancelled => {}
         }
     }
+}
+
+/// M411 when a recorded length (`steps`, then the recorded solution's)
+/// lies outside what the solve established, the shortest route taking
+/// from `fewest` steps to the length of `route`, the best route known;
+/// else, while that range is open, M420: the recorded length isn't proven
+/// shortest.
+fn recorded_length(
+    cx: &Ctx<'_>,
+    span: Span,
+    recorded: &[Option<usize>],
+    fewest: usize,
+    route: &str,
+) -> Option<Diagnostic> {
+    let id = cx.id();
+    let k = route.len();
+    let mut first = None;
+    for r in recorded.iter().flatten().copied() {
+        first.get_or_insert(r);
+        let why = if fewest >= k && r != k {
+            format!("the shortest solution takes {k} ({route})")
+        } else if r > k {
+            format!(
+                "a route of {} wins ({route}), though the shortest isn't proven: it takes {fewest} to {k} steps",
+                steps(k)
+            )
+        } else if r < fewest {
+            format!(
+                "no winning route has fewer than {fewest} steps; the shortest takes {fewest} to {k} ({route})"
+            )
+        } else {
+            continue;
+        };
+        let mut d = cx.diag(
+            "M411",
+            span,
+            format!("Level {id}: the level records {r} steps; {why}."),
+        );
+        if let Some(s) = &cx.level.check.solution {
+            let title = if fewest >= k {
+                "Replace the solution with the solver's shortest route"
+            } else {
+                "Replace the solution with the shortest route found"
+            };
+            d = d.with_fix(title, s.span, format!("\"{route}\""));
+        }
+        return Some(d);
+    }
+    let r = first.filter(|_| fewest < k)?;
+    let n = cx.report.searches.first().map_or(0, |f| f.expanded);
+    Some(cx.diag(
+        "M420",
+        span,
+        format!(
+            "Level {id} records {}, not proven shortest: the solve search stopped at {n} states (budget {}), so the shortest route takes {fewest} to {k} steps.",
+            steps(r),
+            cx.budget
+        ),
+    ))
 }
 
 fn finish(cx: Ctx<'_>) -> LevelReport {

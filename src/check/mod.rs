@@ -1,4 +1,4 @@
-//! Stage 4: the check (`diagnostics.md` §5, M401–M419).
+//! Stage 4: the check (`diagnostics.md` §5, M401–M420).
 //!
 //! Per level, in the order of note D: replay the recorded solution (M410,
 //! microseconds), the plain solve (M401, M402, M405, M406, M411, M412), then
@@ -9,12 +9,13 @@
 //! M419); then the pack-wide M414, M415 and M416.
 //! No I/O: the shell reads files, prints, and owns the cancel flag.
 
+mod cause;
 mod level;
 mod report;
 
 pub(crate) use level::steps;
 pub use level::{Replay, check_level, replay_route, rules_at_win};
-pub use report::{LevelReport, SearchFigures, SearchKind};
+pub use report::{LevelReport, SearchFigures, SearchKind, shortest_json, shortest_text};
 
 use crate::diag::{Diagnostic, Severity, lookup};
 use crate::model::{Allowance, Pack};

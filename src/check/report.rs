@@ -1,7 +1,7 @@
 //! What a check result carries (`diagnostics.md` §5.1 note C).
 
 use crate::diag::Diagnostic;
-use crate::solver::Verdict;
+use crate::solver::{Shortest, Verdict};
 
 /// The searches of stage 4 (§5.1 note A).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +73,7 @@ impl SearchFigures {
     /// The verdict's flag word: `solved`, `unsolved`, `limit` or `cancelled`.
     pub fn result(&self) -> &'static str {
         match self.verdict {
-            Verdict::Solved(_) => "solved",
+            Verdict::Solved { .. } => "solved",
             Verdict::Unsolved => "unsolved",
             Verdict::Limit => "limit",
             Verdict::Cancelled => "cancelled",
@@ -88,8 +88,12 @@ pub struct LevelReport {
     pub level: String,
     /// The level's index in the pack.
     pub index: usize,
-    /// The shortest route, when the level solves.
+    /// The best winning route known, when the level solves: the shortest
+    /// one unless `shortest` says it is only bounded.
     pub route: Option<String>,
+    /// Whether `route` is proven shortest, or how far the shortest could be
+    /// below it; `None` when the level doesn't solve.
+    pub shortest: Option<Shortest>,
     /// The rules active at the winning step of the shortest route.
     pub rules_at_win: Vec<String>,
     /// Every search that ran, in order.
@@ -101,4 +105,42 @@ pub struct LevelReport {
     pub complete: bool,
     /// A search was cancelled.
     pub cancelled: bool,
+}
+
+impl LevelReport {
+    /// The range the shortest route's length lies in, `(fewest, longest)`
+    /// (equal once proven), when the level solves.
+    pub fn shortest_range(&self) -> Option<(usize, usize)> {
+        let k = self.route.as_ref()?.chars().count();
+        match self.shortest? {
+            Shortest::Proven => Some((k, k)),
+            Shortest::Bounded { fewest } => Some((fewest as usize, k)),
+        }
+    }
+
+    /// The shortest route's length as one line says it: `proven`, or the
+    /// range `38..131` when only bounded.
+    pub fn shortest_text(&self) -> Option<String> {
+        let (fewest, longest) = self.shortest_range()?;
+        Some(shortest_text(fewest, longest))
+    }
+}
+
+/// `proven` when `fewest == longest`, else the range `fewest..longest`.
+pub fn shortest_text(fewest: usize, longest: usize) -> String {
+    if fewest >= longest {
+        "proven".to_string()
+    } else {
+        format!("{fewest}..{longest}")
+    }
+}
+
+/// The shortest route's length for machine output: `{"min", "max",
+/// "proven"}`, the same three keys whether proven or only bounded.
+pub fn shortest_json(fewest: usize, longest: usize) -> serde_json::Value {
+    serde_json::json!({
+        "min": fewest.min(longest),
+        "max": longest,
+        "proven": fewest >= longest,
+    })
 }

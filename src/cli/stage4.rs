@@ -7,8 +7,8 @@ use crate::compile::{self, SourceKind};
 use crate::diag::render::{self, SourceFile};
 use crate::diag::{Diagnostic, Severity};
 use crate::engine::Game;
-use crate::solver::level::{Constraints, LevelSpace, route_text, search_level};
-use crate::solver::{LimitKind, Limits, Progress, Verdict};
+use crate::solver::level::{Constraints, LevelSpace, find_route, route_text, search_level};
+use crate::solver::{LimitKind, Limits, Progress, Shortest, Verdict};
 use clap::ValueEnum;
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
@@ -344,7 +344,7 @@ pub fn check(args: &CheckArgs) -> u8 {
                             err,
                             "fixed {name}: recorded the solution of {} ({})",
                             plural(fixed.len(), "level"),
-                            fixed.join(", ")
+                            fixed_list(&fixed, &reports)
                         );
                     }
                 }
@@ -361,7 +361,7 @@ pub fn check(args: &CheckArgs) -> u8 {
             .filter(|r| {
                 matches!(
                     r.searches.first().map(|s| &s.verdict),
-                    Some(Verdict::Solved(_))
+                    Some(Verdict::Solved { .. })
                 )
             })
             .count();
@@ -489,6 +489,9 @@ fn print(
                 if let Some(route) = &r.route {
                     line.push_str(&format!(" in {}, route {route}", steps(route.len())));
                 }
+                if let Some(shortest) = r.shortest_text() {
+                    line.push_str(&format!(", shortest {shortest}"));
+                }
                 line.push_str(&states_line(&r.searches));
                 let f = flags(r);
                 if !f.is_empty() {
@@ -521,6 +524,7 @@ fn print(
                     "result": r.searches.first().map_or("cancelled", |s| s.result()),
                     "route": r.route,
                     "steps": r.route.as_ref().map(String::len),
+                    "shortest": r.shortest_range().map(|(f, l)| check::shortest_json(f, l)),
                     "rulesAtWin": r.rules_at_win,
                     "flags": flags(r),
                     "searches": searches,
@@ -722,9 +726,30 @@ pub fn solve(args: &SolveArgs) -> u8 {
     let mut out = with_progress(Some(budget), || {
         search_level(&game, constraints, limits, jobs, &CANCEL, &mut |p| note(p))
     });
+    // The clock stopped the exact search before any route was found: the
+    // best-first pass a LIMIT gets still looks for one, on a clock of its
+    // own as long (Ctrl-C stops it too).
+    if out.verdict == Verdict::Cancelled
+        && TIMED_OUT.load(Ordering::SeqCst)
+        && named.is_empty()
+        && CANCEL.swap(false, Ordering::SeqCst)
+    {
+        start_timeout(args.timeout);
+        if let Some(route) = with_progress(None, || find_route(&game, limits, &CANCEL)) {
+            out = out.with_route(route);
+        }
+    }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
-    let timed_out = out.verdict == Verdict::Cancelled && TIMED_OUT.load(Ordering::SeqCst);
-    if timed_out {
+    let stopped = matches!(
+        out.verdict,
+        Verdict::Cancelled
+            | Verdict::Solved {
+                shortest: Shortest::Bounded { .. },
+                ..
+            }
+    );
+    let timed_out = stopped && TIMED_OUT.load(Ordering::SeqCst);
+    if timed_out && out.verdict == Verdict::Cancelled {
         out.verdict = Verdict::Limit;
     }
     // Which limit ran out, in the author's terms.
@@ -737,22 +762,16 @@ pub fn solve(args: &SolveArgs) -> u8 {
         (false, None) => None,
     };
     let (result, route) = match &out.verdict {
-        Verdict::Solved(r) => ("solved", Some(route_text(&inputs, r))),
+        Verdict::Solved { route, .. } => ("solved", Some(route_text(&inputs, route))),
         Verdict::Unsolved => ("unsolved", None),
         Verdict::Limit => ("limit", None),
         Verdict::Cancelled => ("cancelled", None),
     };
+    let range = out.verdict.shortest_range();
     let rules = route
         .as_deref()
         .map(|r| check::rules_at_win(&game, r))
         .unwrap_or_default();
-    // A route the satisficing pass found when the shortest one wasn't:
-    // the level can be won, in this many steps or fewer.
-    let found = out
-        .found
-        .as_deref()
-        .filter(|_| route.is_none())
-        .map(|r| route_text(&inputs, r));
     let rate = out.expanded as f64 / secs;
     let mib = out.peak_bytes as f64 / f64::from(1u32 << 20);
     let mut o = std::io::stdout().lock();
@@ -764,21 +783,11 @@ pub fn solve(args: &SolveArgs) -> u8 {
                 let _ = writeln!(o, "route: {r}");
                 let _ = writeln!(o, "steps: {}", r.len());
             }
+            if let Some((fewest, longest)) = range {
+                let _ = writeln!(o, "shortest: {}", check::shortest_text(fewest, longest));
+            }
             if let Some(l) = &limit {
                 let _ = writeln!(o, "limit: {l}");
-            }
-            if let Some(f) = &found {
-                let _ = writeln!(o, "found: {f}");
-                let fewest = out.fewest.min(f.len() as u32);
-                let why = if fewest as usize == f.len() {
-                    "none is shorter, though the first such route in U D L R order isn't known"
-                        .to_string()
-                } else {
-                    format!(
-                        "a winning route, not proven shortest; none of fewer than {fewest} steps exists"
-                    )
-                };
-                let _ = writeln!(o, "found steps: {} ({why})", f.len());
             }
             let _ = writeln!(o, "search: {search}");
             let _ = writeln!(
@@ -800,9 +809,8 @@ pub fn solve(args: &SolveArgs) -> u8 {
                 "result": result,
                 "route": route,
                 "steps": route.as_ref().map(String::len),
+                "shortest": range.map(|(f, l)| check::shortest_json(f, l)),
                 "limit": limit,
-                "found": found,
-                "foundSteps": found.as_ref().map(String::len),
                 "search": search,
                 "expanded": out.expanded,
                 "stored": out.stored,
@@ -816,7 +824,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
         }
     }
     match out.verdict {
-        Verdict::Solved(_) => 0,
+        Verdict::Solved { .. } => 0,
         Verdict::Cancelled => 130,
         Verdict::Unsolved | Verdict::Limit => 1,
     }
@@ -919,6 +927,29 @@ fn fix_routes(
     super::files::write_atomic(path, new.as_bytes())
         .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(records.into_iter().map(|r| r.level).collect())
+}
+
+/// The levels `check --fix` recorded, each whose route isn't proven
+/// shortest saying so with the range: `a, b (131 steps, not proven
+/// shortest: 38..131)`.
+fn fixed_list(fixed: &[String], reports: &[LevelReport]) -> String {
+    let named: Vec<String> = fixed
+        .iter()
+        .map(|id| {
+            let range = reports
+                .iter()
+                .find(|r| &r.level == id)
+                .and_then(LevelReport::shortest_range);
+            match range {
+                Some((fewest, longest)) if fewest < longest => format!(
+                    "{id} ({}, not proven shortest: {fewest}..{longest})",
+                    steps(longest)
+                ),
+                _ => id.clone(),
+            }
+        })
+        .collect();
+    named.join(", ")
 }
 
 /// The diagnostics a recorded route settles: M410, M411, and M337's

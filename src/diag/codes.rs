@@ -622,4 +622,9 @@ pub const CATALOGUE: &[CodeInfo] = &[
         name: "claim-unproven",
         severity: Severity::Error,
     },
+    CodeInfo {
+        code: "M420",
+        name: "steps-unproven",
+        severity: Severity::Info,
+    },
 ];

@@ -21,6 +21,9 @@ pub struct CheckOutcome {
     /// The solver's shortest route, when it found one (what "Record
     /// solution" writes).
     pub route: Option<String>,
+    /// The range the shortest route's length lies in, `(fewest, longest)`
+    /// (equal once proven), when the level solves.
+    pub shortest: Option<(usize, usize)>,
 }
 
 /// Check the level `id`: `None` when there is no such level. Setting `cancel`
@@ -52,6 +55,7 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
             summary: "not checked: the level has errors".into(),
             diagnostics: vec![Diagnostic::new("M416", header, msg).with_level(id)],
             route: None,
+            shortest: None,
         });
     }
     let pack = a.pack()?;
@@ -73,13 +77,19 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
         .collect();
     let summary = match (&report.route, failing.first()) {
         (_, Some(d)) => format!("{} {}: {}", d.code(), d.name(), d.message),
-        (Some(route), None) => format!("solved in {} steps: {route}", route.chars().count()),
+        (Some(route), None) => match report.shortest_range() {
+            Some((fewest, longest)) if fewest < longest => format!(
+                "solved in {longest} steps, not proven shortest (the shortest takes {fewest} to {longest}): {route}"
+            ),
+            _ => format!("solved in {} steps: {route}", route.chars().count()),
+        },
         (None, None) => "checked".to_string(),
     };
     Some(CheckOutcome {
         level: id.to_string(),
         passed: failing.is_empty(),
         summary,
+        shortest: report.shortest_range(),
         diagnostics: report.diagnostics,
         route: report.route,
     })

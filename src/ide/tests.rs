@@ -649,3 +649,26 @@ fn cancelled_semantic_tokens_stop_and_say_so() {
     assert_eq!(all, semantic_tokens(&a));
     assert_eq!(semantic_tokens_until(&a, &AtomicBool::new(true)), None);
 }
+
+/// The editor's check carries what the solve knows of the shortest route:
+/// proven for a small level, a range when the budget stops the exact search
+/// and a route found afterwards solves the level.
+#[test]
+fn check_says_whether_the_shortest_is_proven() {
+    let no = std::sync::atomic::AtomicBool::new(false);
+    let ok = check_level(&analysis(), "door-trap", &no).unwrap();
+    assert_eq!(ok.shortest, Some((3, 3)), "{ok:?}");
+    let room = "pack room {\n  name    \"Room\"\n  version \"1.0.0\"\n  engine  1\n  rules   2\n}\n\n\
+                level room {\n  title  \"Room\"\n  budget 20\n\n  board {\n\
+                MIAU IS YOU . . . . .\n\
+                .    .  .   . . . . .\n\
+                @    .  .   . . . . .\n\
+                .    .  .   . . . . .\n\
+                .    .  .   . . . . .\n\
+                .    .  .   . . . . f\n\
+                FLAG IS WIN . . . . .\n  }\n}\n";
+    let bounded = check_level(&Analysis::new(room, 1 << 20), "room", &no).unwrap();
+    let (fewest, longest) = bounded.shortest.expect("a route found");
+    assert!(fewest < longest, "{bounded:?}");
+    assert_eq!(bounded.route.as_ref().map(String::len), Some(longest));
+}

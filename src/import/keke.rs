@@ -134,7 +134,7 @@ mod tests {
             &AtomicBool::new(false),
             &mut |_| {},
         );
-        let Verdict::Solved(route) = out.verdict else {
+        let Verdict::Solved { route, .. } = out.verdict else {
             panic!("{:?}", out.verdict);
         };
         let space = LevelSpace::new(&game, Constraints::default());

@@ -441,7 +441,7 @@ mod tests {
             &AtomicBool::new(false),
             &mut |_| {},
         );
-        let Verdict::Solved(route) = out.verdict else {
+        let Verdict::Solved { route, .. } = out.verdict else {
             panic!("{:?}", out.verdict);
         };
         let space = LevelSpace::new(&game, Constraints::default());
@@ -459,7 +459,7 @@ mod tests {
             &AtomicBool::new(false),
             &mut |_| {},
         );
-        assert_eq!(frozen.verdict, Verdict::Solved(route));
+        assert_eq!(frozen.verdict, Verdict::proven(route));
     }
 
     /// Walls are terrain: the player and the crates stop at them, so a

@@ -536,6 +536,7 @@ impl Backend {
                 "passed": outcome.passed,
                 "summary": outcome.summary,
                 "codes": outcome.diagnostics.iter().map(|d| d.code()).collect::<Vec<_>>(),
+                "shortest": outcome.shortest.map(|(f, l)| crate::check::shortest_json(f, l)),
             }));
         }
         if let Some(p) = progress {

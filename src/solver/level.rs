@@ -286,10 +286,12 @@ pub const SATISFICE_AFTER: u64 = 8_000_000;
 /// [`SATISFICE_FIRST_MOVES`] states (moves), before the search runs again
 /// in full, so that the push search can stop at the route's length and a
 /// search stopped by the caller still has it; then, if the shortest-route
-/// search ran out of budget without one, with [`SATISFICE_AFTER`]. What it finds is in
-/// [`Outcome::found`] when the verdict is LIMIT (or cancelled); the
-/// verdict itself is always the shortest-route search's. Each pass stays
-/// within the state budget and the memory cap of `limits`.
+/// search ran out of budget without one, with [`SATISFICE_AFTER`]. A
+/// route it finds (replayed on the engine, then shortened) decides the
+/// level when the shortest-route search stopped without one: the verdict
+/// is then [`Verdict::Solved`] with [`super::Shortest::Bounded`] by the
+/// fewest steps that search had not ruled out. Each pass stays within the
+/// state budget and the memory cap of `limits`.
 pub fn search_level(
     game: &Game,
     constraints: Constraints,
@@ -345,7 +347,7 @@ fn probed_search(
         if out.verdict == Verdict::Limit && out.found.is_none() {
             out.found = pass(SATISFICE_AFTER);
         }
-        return out;
+        return out.settle();
     }
     if !plain || space.start_excluded() {
         return search_space(&space, limits, None, jobs, cancel, progress);
@@ -372,7 +374,31 @@ fn probed_search(
     if out.verdict == Verdict::Limit && out.found.is_none() {
         out.found = pass(SATISFICE_AFTER);
     }
-    out
+    out.settle()
+}
+
+/// The satisficing pass [`search_level`] runs after a plain solve that
+/// ends in LIMIT ([`SATISFICE_AFTER`] nodes or states, within `limits`),
+/// on its own: for a caller whose own clock stopped the exact search
+/// (`miauc solve --timeout`) and that still wants a winning route. The
+/// route wins on the engine and is shortened; fold it into the stopped
+/// search's outcome with [`Outcome::with_route`].
+pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Vec<u8>> {
+    let space = LevelSpace::new(game, Constraints::default());
+    if space.start_excluded() {
+        return None;
+    }
+    let nodes = SATISFICE_AFTER.min(limits.states);
+    let route = match space.push_space() {
+        Some(pushes) => super::pushes::satisfice(&pushes, nodes, limits.memory, cancel),
+        None => {
+            let guide = super::satisfice::LevelGuide::new(game);
+            super::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
+        }
+    };
+    route
+        .filter(|route| space.wins(route))
+        .map(|route| super::shorten::shorten(&space, &route))
 }
 
 /// [`search_level`] over moves whatever the level: the plain search the
@@ -516,7 +542,7 @@ mod tests {
             );
             match (&plain.route, &out.verdict) {
                 (None, Verdict::Unsolved) => {}
-                (Some(route), Verdict::Solved(r)) => {
+                (Some(route), Verdict::Solved { route: r, .. }) => {
                     let text = route_text(space.inputs(), r);
                     prop_assert_eq!(&text, route);
                     prop_assert!(matches!(
@@ -672,6 +698,220 @@ mod tests {
                 (e, f) => prop_assert!(false, "naive {e:?}, satisficing {f:?} on\n{b}"),
             }
         }
+    }
+
+    /// The plain solve's verdict against the plain BFS's `shortest` route
+    /// (`None`: the level can't be won): a SOLVED route replays to a win;
+    /// a proven one is as long as the shortest; a bounded range holds the
+    /// shortest's length; UNSOLVED only where nothing wins. LIMIT and a
+    /// cancelled search claim nothing.
+    fn verdict_agrees(
+        game: &Game,
+        shortest: Option<&str>,
+        verdict: &Verdict,
+        b: &str,
+    ) -> Result<(), TestCaseError> {
+        match (verdict, shortest) {
+            (Verdict::Solved { route, shortest: s }, Some(p)) => {
+                prop_assert!(wins(game, route), "{route:?} doesn't win on\n{b}");
+                match *s {
+                    super::super::Shortest::Proven => {
+                        prop_assert_eq!(route.len(), p.len(), "proven on\n{}", b)
+                    }
+                    super::super::Shortest::Bounded { fewest } => {
+                        let fewest = fewest as usize;
+                        prop_assert!(fewest < route.len(), "{fewest}..{} on\n{b}", route.len());
+                        prop_assert!(
+                            (fewest..=route.len()).contains(&p.len()),
+                            "{}..{} misses the shortest {} on\n{}",
+                            fewest,
+                            route.len(),
+                            p.len(),
+                            b
+                        );
+                    }
+                }
+            }
+            (Verdict::Unsolved, None) | (Verdict::Limit | Verdict::Cancelled, _) => {}
+            (v, p) => prop_assert!(false, "naive {p:?}, verdict {v:?} on\n{b}"),
+        }
+        Ok(())
+    }
+
+    /// Budgets from a few states, where the exact search stops and the
+    /// satisficing pass may still find a route (a bounded verdict), to the
+    /// default, where the exact search decides.
+    fn budget() -> impl Strategy<Value = u64> {
+        prop::sample::select(vec![2u64, 4, 8, 16, 40, 120, super::super::DEFAULT_BUDGET])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        /// Every verdict of the plain solve ([`search_level`]) on random
+        /// levels, whatever the budget, agrees with the plain BFS.
+        #[test]
+        fn a_verdict_agrees_with_the_plain_bfs(
+            b in board(),
+            tick in any::<bool>(),
+            rocks_push in any::<bool>(),
+            states in budget(),
+        ) {
+            let (b, game) = random_game(b, tick, rocks_push);
+            let Ok(plain) = naive(&game, 4_000, None) else {
+                return Ok(());
+            };
+            let limits = Limits { states, memory: 1 << 30 };
+            let cancel = AtomicBool::new(false);
+            let out = search_level(&game, Constraints::default(), limits, 1, &cancel, &mut |_| {});
+            verdict_agrees(&game, plain.route.as_deref(), &out.verdict, &b)?;
+        }
+
+        /// The same on sealed Sokoban rooms, where the push search and its
+        /// own satisficing pass decide.
+        #[test]
+        fn a_room_verdict_agrees_with_the_plain_bfs(b in sokoban_room(), states in budget()) {
+            let game = sokoban_game(&b);
+            let Ok(plain) = naive(&game, 20_000, None) else {
+                return Ok(());
+            };
+            let limits = Limits { states, memory: 1 << 30 };
+            let cancel = AtomicBool::new(false);
+            let out = search_level(&game, Constraints::default(), limits, 1, &cancel, &mut |_| {});
+            verdict_agrees(&game, plain.route.as_deref(), &out.verdict, &b)?;
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        /// Bounded verdicts forced: the move search stopped within a few
+        /// states, then the satisficing pass of [`search_level`] left to run
+        /// (its route replayed and shortened, as there), folded into the
+        /// verdict by [`Outcome::settle`]: the range always holds the plain
+        /// BFS's shortest length.
+        #[test]
+        fn a_bounded_range_holds_the_shortest(
+            b in board(),
+            tick in any::<bool>(),
+            rocks_push in any::<bool>(),
+            states in prop::sample::select(vec![1u64, 2, 4, 8, 16, 40]),
+        ) {
+            let (b, game) = random_game(b, tick, rocks_push);
+            let Ok(plain) = naive(&game, 4_000, None) else {
+                return Ok(());
+            };
+            let space = LevelSpace::new(&game, Constraints::default());
+            let guide = super::super::satisfice::LevelGuide::new(&game);
+            let cancel = AtomicBool::new(false);
+            let limits = Limits { states, memory: 1 << 30 };
+            let mut out = search_space(&space, limits, None, 1, &cancel, &mut |_| {});
+            if out.verdict == Verdict::Limit {
+                out.found = super::super::satisfice::satisfice(&space, &guide, u64::MAX, usize::MAX, &cancel)
+                    .filter(|route| space.wins(route))
+                    .map(|route| super::super::shorten::shorten(&space, &route));
+            }
+            let out = out.settle();
+            if plain.route.is_some() {
+                prop_assert!(out.verdict.route().is_some(), "{:?} on\n{}", out.verdict, b);
+            }
+            verdict_agrees(&game, plain.route.as_deref(), &out.verdict, &b)?;
+        }
+
+        /// The same over pushes, on sealed rooms: the push search stopped
+        /// within a few nodes, then its satisficing pass left to run.
+        #[test]
+        fn a_bounded_room_range_holds_the_shortest(
+            b in sokoban_room(),
+            states in prop::sample::select(vec![1u64, 2, 4, 8]),
+        ) {
+            let game = sokoban_game(&b);
+            let space = LevelSpace::new(&game, Constraints::default());
+            let Some(pushes) = space.push_space() else {
+                return Ok(());
+            };
+            let Ok(plain) = naive(&game, 20_000, None) else {
+                return Ok(());
+            };
+            let cancel = AtomicBool::new(false);
+            let limits = Limits { states, memory: 1 << 30 };
+            let mut out = super::super::pushes::search(&pushes, limits, None, &cancel, &mut |_| {});
+            if out.verdict == Verdict::Limit {
+                out.found = super::super::pushes::satisfice(&pushes, u64::MAX, usize::MAX, &cancel)
+                    .filter(|route| space.wins(route))
+                    .map(|route| super::super::shorten::shorten(&space, &route));
+            }
+            let out = out.settle();
+            if plain.route.is_some() {
+                prop_assert!(out.verdict.route().is_some(), "{:?} on\n{}", out.verdict, b);
+            }
+            verdict_agrees(&game, plain.route.as_deref(), &out.verdict, &b)?;
+        }
+    }
+
+    /// An open room the exact search can't finish within 20 states, while
+    /// the satisficing pass walks straight to the flag: SOLVED, the route
+    /// winning on the engine, the shortest bounded below its length.
+    #[test]
+    fn a_budget_too_small_for_the_shortest_still_solves() {
+        let room = "MIAU IS YOU . . . . .\n\
+                    .    .  .   . . . . .\n\
+                    m    .  .   . . . . .\n\
+                    .    .  .   . . . . .\n\
+                    .    .  .   . . . . f\n\
+                    FLAG IS WIN . . . . .";
+        let game = Game::new(&testkit::level(room));
+        let limits = Limits {
+            states: 20,
+            memory: 1 << 30,
+        };
+        let cancel = AtomicBool::new(false);
+        let out = search_level(
+            &game,
+            Constraints::default(),
+            limits,
+            1,
+            &cancel,
+            &mut |_| {},
+        );
+        let Verdict::Solved {
+            route,
+            shortest: super::super::Shortest::Bounded { fewest },
+        } = &out.verdict
+        else {
+            panic!("{:?}", out.verdict);
+        };
+        assert!(wins(&game, route), "{route:?}");
+        // The shortest takes 2 steps down and 7 right.
+        assert!(
+            *fewest as usize <= 9 && 9 <= route.len(),
+            "{fewest}..{}",
+            route.len()
+        );
+        assert_eq!(out.limit, Some(super::super::LimitKind::States));
+        // With the default budget the same level is proven.
+        let out = search_level(
+            &game,
+            Constraints::default(),
+            Limits::default(),
+            1,
+            &cancel,
+            &mut |_| {},
+        );
+        assert_eq!(out.verdict.shortest_range(), Some((9, 9)));
+    }
+
+    /// A proven verdict is one whose bound leaves nothing shorter; a
+    /// bounded one keeps its lower bound.
+    #[test]
+    fn a_bound_as_long_as_the_route_proves_it() {
+        assert_eq!(
+            Verdict::bounded(vec![0, 1, 2], 3),
+            Verdict::proven(vec![0, 1, 2])
+        );
+        assert_eq!(
+            Verdict::bounded(vec![0, 1, 2], 2).shortest_range(),
+            Some((2, 3))
+        );
+        assert_eq!(Verdict::Limit.shortest_range(), None);
     }
 
     /// Sealed Sokoban rooms: fixed rule words, a walled room of crates,
@@ -866,7 +1106,7 @@ mod tests {
             }
             for known in [None, Some(route.clone()), Some(short)] {
                 let out = super::super::pushes::search(&pushes, Limits::default(), known, &cancel, &mut |_| {});
-                let Verdict::Solved(r) = &out.verdict else {
+                let Verdict::Solved { route: r, .. } = &out.verdict else {
                     prop_assert!(false, "{:?} on\n{}", out.verdict, b);
                     return Ok(());
                 };
@@ -907,7 +1147,7 @@ mod tests {
         let one = run(1);
         match (&plain.route, &one.verdict) {
             (None, Verdict::Unsolved) => {}
-            (Some(route), Verdict::Solved(r)) => {
+            (Some(route), Verdict::Solved { route: r, .. }) => {
                 let text = route_text(space.inputs(), r);
                 prop_assert_eq!(
                     text.len(),
@@ -944,7 +1184,7 @@ mod tests {
         );
         match (&one.verdict, &probed.verdict) {
             (Verdict::Unsolved, Verdict::Unsolved) => {}
-            (Verdict::Solved(a), Verdict::Solved(p)) => {
+            (Verdict::Solved { route: a, .. }, Verdict::Solved { route: p, .. }) => {
                 prop_assert_eq!(a.len(), p.len(), "on\n{}", b);
                 prop_assert!(wins(&game, p), "{:?} doesn't win on\n{}", p, b);
             }
@@ -992,7 +1232,7 @@ mod tests {
             &AtomicBool::new(false),
             &mut |_| {},
         );
-        assert_eq!(out.verdict, Verdict::Solved(vec![3, 3]));
+        assert_eq!(out.verdict, Verdict::proven(vec![3, 3]));
         // Two players: a walk moves both, so moves aren't walks and pushes.
         let two = sokoban_game(&room.replace("# . . . . #", "# . @ . . #"));
         assert!(
@@ -1130,7 +1370,7 @@ mod limits {
                      WALL IS STOP . FLAG IS WIN";
         let (bounded, moves) = probed_and_plain(level, 20);
         assert!(
-            matches!(moves.verdict, Verdict::Solved(_)),
+            matches!(moves.verdict, Verdict::Solved { .. }),
             "{:?}",
             moves.verdict
         );

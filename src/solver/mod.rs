@@ -124,14 +124,83 @@ pub enum LimitKind {
 /// How a search ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// A shortest winning route (action indices), first in action order among the shortest.
-    Solved(Vec<u8>),
+    /// A winning route was found: the level can be won. `route` holds its
+    /// action indices; `shortest` says whether it is a shortest one.
+    Solved {
+        /// The route's action indices.
+        route: Vec<u8>,
+        /// What is known of the shortest route's length.
+        shortest: Shortest,
+    },
     /// Every reachable state was explored and none wins: a proof.
     Unsolved,
-    /// The state or memory budget ran out first: not a proof.
+    /// The state or memory budget ran out first, and no winning route was
+    /// found: nothing is proven.
     Limit,
-    /// The caller cancelled the search.
+    /// The caller cancelled the search before any winning route was found.
     Cancelled,
+}
+
+/// What a [`Verdict::Solved`] knows of the shortest winning route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shortest {
+    /// No winning route is shorter than the route found. A route of the
+    /// exact search's own is also the first in action order among the
+    /// shortest; a satisficing one the search's bound proved need not be.
+    Proven,
+    /// The exact search stopped first: the shortest route takes at least
+    /// `fewest` steps (every shorter route was ruled out) and at most the
+    /// route's length. `fewest` is always below the route's length.
+    Bounded {
+        /// The fewest steps a winning route can still take.
+        fewest: u32,
+    },
+}
+
+impl Verdict {
+    /// A route the exact search proved shortest.
+    pub fn proven(route: Vec<u8>) -> Verdict {
+        Verdict::Solved {
+            route,
+            shortest: Shortest::Proven,
+        }
+    }
+
+    /// A winning route of `route.len()` steps when no winning route of
+    /// fewer than `fewest` steps exists: [`Shortest::Proven`] when that
+    /// leaves none shorter, else [`Shortest::Bounded`].
+    pub fn bounded(route: Vec<u8>, fewest: u32) -> Verdict {
+        let shortest = if fewest as usize >= route.len() {
+            Shortest::Proven
+        } else {
+            Shortest::Bounded { fewest }
+        };
+        Verdict::Solved { route, shortest }
+    }
+
+    /// The winning route, when there is one.
+    pub fn route(&self) -> Option<&[u8]> {
+        match self {
+            Verdict::Solved { route, .. } => Some(route),
+            _ => None,
+        }
+    }
+
+    /// The range the shortest route's length lies in, `(fewest, longest)`,
+    /// when a route was found (the two are equal once proven).
+    pub fn shortest_range(&self) -> Option<(usize, usize)> {
+        match self {
+            Verdict::Solved {
+                route,
+                shortest: Shortest::Proven,
+            } => Some((route.len(), route.len())),
+            Verdict::Solved {
+                route,
+                shortest: Shortest::Bounded { fewest },
+            } => Some((*fewest as usize, route.len())),
+            _ => None,
+        }
+    }
 }
 
 /// The result and its figures.
@@ -151,18 +220,44 @@ pub struct Outcome {
     /// Bytes held by the visited set at the end (fingerprints, parents,
     /// actions and table slots): divided by `stored`, the cost of a state.
     pub visited_bytes: usize,
-    /// For [`Verdict::Limit`], the limit that ran out.
+    /// For [`Verdict::Limit`], and for a [`Shortest::Bounded`] solve, the
+    /// limit that stopped the exact search (`None` when its caller did).
     pub limit: Option<LimitKind>,
-    /// For [`Verdict::Limit`] and [`Verdict::Cancelled`]: a winning route
-    /// the satisficing search found ([`satisfice`]), which proves the level
-    /// can be won but not that no shorter route exists (the shortest has
-    /// from `fewest` steps to this route's length).
-    pub found: Option<Vec<u8>>,
-    /// For [`Verdict::Limit`] and [`Verdict::Cancelled`]: no winning route
-    /// has fewer steps, as far as the search got (a breadth-first search
-    /// expanding layer `d` has ruled out every route of `d` steps or fewer;
-    /// the push search taking nodes of bound `b`, every one under `b`).
+    /// A winning route a satisficing search found ([`satisfice`]) while
+    /// the exact search ended without its answer: [`level::search_level`]
+    /// folds it into the verdict ([`Outcome::settle`]).
+    pub(crate) found: Option<Vec<u8>>,
+    /// Unless the search ended in [`Verdict::Unsolved`] or a proven route:
+    /// no winning route has fewer steps, as far as the search got (a
+    /// breadth-first search expanding layer `d` has ruled out every route
+    /// of `d` steps or fewer; the push search taking nodes of bound `b`,
+    /// every one under `b`).
     pub fewest: u32,
+}
+
+impl Outcome {
+    /// The outcome with a winning route found another way: an exact search
+    /// that stopped (LIMIT, or cancelled) becomes [`Verdict::Solved`] with
+    /// the shortest bounded by `fewest`; any other outcome is kept. The
+    /// route must win (callers replay it on the engine first).
+    pub fn with_route(mut self, route: Vec<u8>) -> Outcome {
+        if matches!(self.verdict, Verdict::Limit | Verdict::Cancelled) {
+            self.found = Some(route);
+        }
+        self.settle()
+    }
+
+    /// The outcome with a route the satisficing search found folded into
+    /// the verdict (see [`Outcome::with_route`]).
+    pub fn settle(mut self) -> Outcome {
+        if matches!(self.verdict, Verdict::Limit | Verdict::Cancelled)
+            && let Some(route) = self.found.take()
+        {
+            self.verdict = Verdict::bounded(route, self.fewest);
+        }
+        self.found = None;
+        self
+    }
 }
 
 /// Progress reported between layers and every few thousand states.
@@ -465,7 +560,7 @@ impl Run<'_> {
             {
                 let mut route = self.visited.route(this);
                 route.push(action);
-                return Some(self.outcome(Verdict::Solved(route), None, frontier));
+                return Some(self.outcome(Verdict::proven(route), None, frontier));
             }
         }
         None

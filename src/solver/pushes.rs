@@ -1604,14 +1604,14 @@ pub fn search(
     peak = peak.max(bytes(&visited, &moves_to, pending_bytes));
     let Some((moves, index, leg)) = best else {
         // Nothing shorter than the known route: it is a shortest one.
-        let verdict = known.map_or(Verdict::Unsolved, Verdict::Solved);
+        let verdict = known.map_or(Verdict::Unsolved, Verdict::proven);
         let depth = upper.unwrap_or(depth);
         return ended(verdict, None, &visited, expanded, depth, peak);
     };
     let route = route(space, &visited, index, leg, &mut work);
     debug_assert_eq!(route.len(), moves as usize);
     ended(
-        Verdict::Solved(route),
+        Verdict::proven(route),
         None,
         &visited,
         expanded,
@@ -2212,7 +2212,7 @@ mod tests {
             &AtomicBool::new(false),
             &mut |_| {},
         );
-        let Verdict::Solved(route) = out.verdict else {
+        let Verdict::Solved { route, .. } = out.verdict else {
             panic!("{:?}", out.verdict);
         };
         assert_eq!(route.len(), 3);

@@ -109,7 +109,7 @@ proptest! {
         let out = search(&t, Limits::default(), jobs, &AtomicBool::new(false), &mut |_| {});
         let (route, expanded, stored) = naive(&t);
         match route {
-            Some(route) => prop_assert_eq!(out.verdict, Verdict::Solved(route)),
+            Some(route) => prop_assert_eq!(out.verdict, Verdict::proven(route)),
             None => prop_assert_eq!(out.verdict, Verdict::Unsolved),
         }
         prop_assert_eq!((out.expanded, out.stored), (expanded, stored));

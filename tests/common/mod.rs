@@ -296,7 +296,7 @@ impl<'g> EngineSpace<'g> {
         };
         let cancel = std::sync::atomic::AtomicBool::new(false);
         match search(self, limits, 1, &cancel, &mut |_| {}).verdict {
-            Verdict::Solved(route) => Some(
+            Verdict::Solved { route, .. } => Some(
                 route
                     .iter()
                     .map(|&a| self.actions[a as usize].letter())
