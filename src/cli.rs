@@ -1005,11 +1005,24 @@ fn fmt(inputs: &[PathBuf], check: bool) -> u8 {
                     println!("would reformat {name}:");
                     print!("{}", format_diff(&name, &text, &formatted));
                     status = 1;
-                } else if let Err(e) = files::write_atomic(&source.real, formatted.as_bytes()) {
-                    eprintln!("miauc: {name}: {e}");
-                    status = 1;
-                } else {
-                    eprintln!("formatted {name}");
+                    continue;
+                }
+                // Formatted as the file is when written: an edit saved
+                // meanwhile is formatted too, not overwritten.
+                let written = files::rewrite_source(&source.real, &mut |now| {
+                    if now == text {
+                        return Ok(Some(formatted.clone()));
+                    }
+                    crate::fmt::format(now)
+                        .map(|f| (f != now).then_some(f))
+                        .map_err(|_| format!("{name} changed meanwhile and no longer formats"))
+                });
+                match written {
+                    Ok(_) => eprintln!("formatted {name}"),
+                    Err(e) => {
+                        eprintln!("miauc: {e}");
+                        status = 1;
+                    }
                 }
             }
             Err(diags) => {

@@ -252,6 +252,60 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// What [`rewrite_source`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewritten {
+    /// The text the edit was applied to: what the file held when written,
+    /// which differs from what the command read at its start when an editor
+    /// or another run saved it meanwhile.
+    pub before: String,
+    /// The text written.
+    pub after: String,
+}
+
+/// Rewrite the source file at `path` in place by `edit`, which maps the
+/// file's current text to its new text (`None`: nothing to write).
+///
+/// The one writer for commands that change a source (`fmt`, `check --fix`,
+/// the player's save): a symbolic link is written where it points and stays
+/// a link; the edit is applied to what the file holds now, not to the text
+/// read when the command started, so an edit saved meanwhile (an editor, a
+/// second `check --fix --shard`) is kept; and just before the atomic rename
+/// the file is read once more, and the edit applied again should it have
+/// changed (three tries, then an error: nothing written).
+pub fn rewrite_source(
+    path: &Path,
+    edit: &mut dyn FnMut(&str) -> Result<Option<String>, String>,
+) -> Result<Option<Rewritten>, String> {
+    let target = std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text_of = |bytes: Vec<u8>| {
+        String::from_utf8(bytes).map_err(|_| {
+            format!(
+                "{} is no longer UTF-8 text; not writing over it",
+                path.display()
+            )
+        })
+    };
+    for _ in 0..3 {
+        let before = read(&target)?;
+        let Some(after) = edit(&text_of(before.clone())?)? else {
+            return Ok(None);
+        };
+        if read(&target)? != before {
+            continue;
+        }
+        write_atomic(&target, after.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok(Some(Rewritten {
+            before: text_of(before)?,
+            after,
+        }));
+    }
+    Err(format!(
+        "{} kept changing while it was being rewritten; not written",
+        path.display()
+    ))
+}
+
 /// Why `target` may not receive a command's output, if it may not: it is a
 /// symbolic link (writing through it would change a file the user didn't
 /// name), something other than a regular file (renaming over `/dev/null` or
@@ -344,6 +398,43 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(left.len(), 2, "a temporary file was left: {left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_rewrite_goes_through_a_link_and_edits_the_text_as_it_is_now() {
+        let dir = scratch("rewrite");
+        let real = dir.join("real.miau");
+        std::fs::write(&real, "one\n").unwrap();
+        let link = dir.join("link.miau");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        // Another writer saves while the edit is being worked out: the edit
+        // is applied again to what the file holds then.
+        let mut calls = 0;
+        let done = rewrite_source(&link, &mut |text| {
+            calls += 1;
+            if calls == 1 {
+                std::fs::write(&real, "one\ntwo\n").unwrap();
+            }
+            Ok(Some(format!("{text}added\n")))
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(calls, 2);
+        assert_eq!(done.before, "one\ntwo\n");
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "one\ntwo\nadded\n");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        // Nothing to change: nothing written.
+        assert_eq!(rewrite_source(&link, &mut |_| Ok(None)), Ok(None));
+        // A file that never holds still is not written.
+        let err = rewrite_source(&link, &mut |text| {
+            std::fs::write(&real, format!("{text}x")).unwrap();
+            Ok(Some(String::new()))
+        })
+        .unwrap_err();
+        assert!(err.contains("kept changing"), "{err}");
+        assert!(!std::fs::read_to_string(&real).unwrap().is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

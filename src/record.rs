@@ -59,6 +59,58 @@ pub fn record(text: &str, records: &[Record]) -> Option<String> {
     (formatted != text).then_some(formatted)
 }
 
+/// The source of level `id` as it plays: its block's words with the
+/// `solution` and `steps` statements left out (a record changes them, and
+/// the formatter's alignment around them, and nothing else), or `None` when
+/// the text has no such level. Two texts whose level `id` gives the same are
+/// the same level for a route worked out on either, so a command that
+/// recorded routes on one may record them into the other.
+pub fn level_as_played(text: &str, id: &str) -> Option<String> {
+    let (file, _) = parse(text);
+    file.items.iter().find_map(|item| {
+        let Item::Level(l) = item else {
+            return None;
+        };
+        if l.id.text != id {
+            return None;
+        }
+        let (start, end) = (l.block.header.start as usize, l.block.close.end as usize);
+        let mut out = String::new();
+        let mut at = start;
+        for s in &l.stmts {
+            if matches!(s.kind, LevelStmtKind::Solution(_) | LevelStmtKind::Steps(_)) {
+                let (a, b) = whole_lines(text, s.span.start as usize, s.span.end as usize);
+                out.push_str(text.get(at..a.max(at))?);
+                at = b.max(at);
+            }
+        }
+        out.push_str(text.get(at..end.max(at))?);
+        Some(out.split_whitespace().collect::<Vec<_>>().join(" "))
+    })
+}
+
+/// `records` worked out on the text `checked`, recorded into `current`, the
+/// text the file holds now: only the levels that play the same in both
+/// ([`level_as_played`]) get their route, so an edit saved meanwhile is
+/// kept and a route is never written under a board it wasn't found on.
+/// Returns the new text (`None`: nothing changes) and the levels recorded.
+pub fn record_unchanged(
+    checked: &str,
+    current: &str,
+    records: &[Record],
+) -> (Option<String>, Vec<String>) {
+    let unchanged: Vec<Record> = records
+        .iter()
+        .filter(|r| {
+            let then = level_as_played(checked, &r.level);
+            then.is_some() && then == level_as_played(current, &r.level)
+        })
+        .cloned()
+        .collect();
+    let levels = unchanged.iter().map(|r| r.level.clone()).collect();
+    (record(current, &unchanged), levels)
+}
+
 /// The smallest single edit turning `old` into `new`: (start, end, text)
 /// with byte offsets into `old` (for an editor's one-edit code action).
 pub fn minimal_edit(old: &str, new: &str) -> (usize, usize, String) {
@@ -111,6 +163,55 @@ mod tests {
     use super::*;
 
     const SRC: &str = "pack p {\n  name    \"P\"\n  version \"1.0.0\"\n  engine  1\n}\n\nlevel a {\n  title \"A\"\n  board {\n    MIAU IS YOU . FLAG IS WIN\n    @    .  .   . f    .  .\n  }\n}\n\nlevel b {\n  title    \"B\"\n  solution \"rrr\"\n  steps    9\n  board {\n    MIAU IS YOU . FLAG IS WIN\n    @    .  .   . f    .  .\n  }\n}\n";
+
+    #[test]
+    fn routes_go_into_the_text_as_it_is_now_where_the_level_is_unchanged() {
+        let rec = |level: &str, route: &str| Record {
+            level: level.into(),
+            route: route.into(),
+        };
+        // Another run recorded level b meanwhile: a's route joins it.
+        let other = record(SRC, &[rec("b", "RRRR")]).unwrap();
+        let (out, levels) = record_unchanged(SRC, &other, &[rec("a", "RRRR")]);
+        let out = out.unwrap();
+        assert_eq!(levels, ["a"]);
+        assert_eq!(out.matches("solution").count(), 2, "{out}");
+        assert_eq!(
+            out,
+            record(SRC, &[rec("a", "RRRR"), rec("b", "RRRR")]).unwrap()
+        );
+        // Level a was edited meanwhile: its edit stays, and no route is written.
+        let edited = SRC.replacen("@    .  .   . f", ".    @  .   . f", 1);
+        let (out, levels) = record_unchanged(SRC, &edited, &[rec("a", "RRRR")]);
+        assert_eq!(out, None);
+        assert!(levels.is_empty());
+    }
+
+    #[test]
+    fn a_level_as_played_ignores_its_record_only() {
+        let recorded = record(
+            SRC,
+            &[Record {
+                level: "a".into(),
+                route: "RRRR".into(),
+            }],
+        )
+        .unwrap();
+        assert_eq!(level_as_played(SRC, "a"), level_as_played(&recorded, "a"));
+        assert_eq!(level_as_played(SRC, "b"), level_as_played(&recorded, "b"));
+        let played = level_as_played(SRC, "b").unwrap();
+        assert!(
+            played.starts_with("level b {") && played.ends_with("} }"),
+            "{played}"
+        );
+        assert!(
+            !played.contains("solution") && !played.contains("steps"),
+            "{played}"
+        );
+        let moved = SRC.replace("@    .  .   . f", ".    @  .   . f");
+        assert_ne!(level_as_played(SRC, "a"), level_as_played(&moved, "a"));
+        assert_eq!(level_as_played(SRC, "zz"), None);
+    }
 
     #[test]
     fn inserts_and_replaces_formatted() {

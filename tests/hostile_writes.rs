@@ -316,3 +316,18 @@ fn a_share_string_comes_back_from_a_file_and_from_standard_input() {
     assert!(from_stdin.status.success(), "{}", stderr(&from_stdin));
     assert_eq!(from_stdin.stdout, direct.stdout);
 }
+
+#[test]
+fn check_fix_writes_through_a_link_and_keeps_it() {
+    let dir = temp_dir("fix-link");
+    let real = dir.0.join("real.miau");
+    let src = "pack fix {\n  name    \"Fix\"\n  version \"1.0.0\"\n  engine  1\n  rules   2\n}\n\nlevel walk {\n  title \"Walk\"\n  board {\n    MIAU IS YOU . . . FLAG IS WIN\n    @    .  .   . . . f    .  .\n  }\n}\n";
+    std::fs::write(&real, src).unwrap();
+    let link = dir.0.join("link.miau");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = miauc(&["check", s(&link), "--fix"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    let fixed = std::fs::read_to_string(&real).unwrap();
+    assert!(fixed.contains("solution"), "{fixed}");
+}

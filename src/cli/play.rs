@@ -1156,26 +1156,21 @@ pub struct Saved {
 /// going into the current text. A symbolic link is written through, to the
 /// file it points at.
 pub fn save_route(path: &Path, loaded: &str, level: &str, route: &str) -> Result<Saved, String> {
-    let target = std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let bytes = super::files::read(&target)?;
-    let current = String::from_utf8(bytes).map_err(|_| {
-        format!(
-            "{} is no longer UTF-8 text; not writing over it",
-            path.display()
-        )
+    let written = super::files::rewrite_source(path, &mut |current| {
+        crate::session::record_solution(current, level, route)
+            .map(Some)
+            .map_err(|e| {
+                if current == loaded {
+                    e
+                } else {
+                    format!("the file changed since it was loaded, and {e}")
+                }
+            })
     })?;
-    let text = crate::session::record_solution(&current, level, route).map_err(|e| {
-        if current == loaded {
-            e
-        } else {
-            format!("the file changed since it was loaded, and {e}")
-        }
-    })?;
-    super::files::write_atomic(&target, text.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let written = written.ok_or("nothing to save")?;
     Ok(Saved {
-        merged: current != loaded,
-        text,
+        merged: written.before != loaded,
+        text: written.after,
     })
 }
 

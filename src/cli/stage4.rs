@@ -921,12 +921,27 @@ fn fix_routes(
     if records.is_empty() {
         return Ok(Vec::new());
     }
-    let Some(new) = crate::record::record(text, &records) else {
-        return Ok(Vec::new());
-    };
-    super::files::write_atomic(path, new.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(records.into_iter().map(|r| r.level).collect())
+    // Recorded into the file as it is when written: a level edited since the
+    // check read it keeps its edit and gets no route (the route was worked
+    // out on the old board); routes others recorded meanwhile (an editor,
+    // another shard) stay.
+    let mut applied = Vec::new();
+    super::files::rewrite_source(path, &mut |current| {
+        let (new, levels) = crate::record::record_unchanged(text, current, &records);
+        applied = levels;
+        Ok(new)
+    })?;
+    for r in &records {
+        if !applied.contains(&r.level) {
+            eprintln!(
+                "note: {}: level {} changed since it was checked; its route is not recorded \
+                 (check it again)",
+                path.display(),
+                r.level
+            );
+        }
+    }
+    Ok(applied)
 }
 
 /// The levels `check --fix` recorded, each whose route isn't proven
