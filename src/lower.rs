@@ -60,21 +60,30 @@ enum Source {
 /// One resolved legend entry.
 #[derive(Debug, Clone)]
 struct Entry {
-    /// Noun, channel, span of the thing in the legend.
-    things: Vec<(String, Option<String>)>,
+    /// The things the key stands for, in order.
+    things: Vec<Thing>,
     /// The key's span (default span for the default legend).
     key_span: Span,
     /// The whole entry.
     span: Span,
 }
 
+/// One thing of a legend entry.
+#[derive(Debug, Clone)]
+struct Thing {
+    noun: String,
+    channel: Option<String>,
+    /// Where the legend writes the noun (default span for the default legend).
+    noun_span: Span,
+}
+
 impl Entry {
     fn meaning(&self) -> String {
         self.things
             .iter()
-            .map(|(n, c)| match c {
-                Some(c) => format!("{n} channel {c}"),
-                None => n.clone(),
+            .map(|t| match &t.channel {
+                Some(c) => format!("{} channel {c}", t.noun),
+                None => t.noun.clone(),
             })
             .collect::<Vec<_>>()
             .join("+")
@@ -85,11 +94,10 @@ impl Entry {
             things: e
                 .things
                 .iter()
-                .map(|t| {
-                    (
-                        t.noun.text.clone(),
-                        t.channel.as_ref().map(|c| c.text.clone()),
-                    )
+                .map(|t| Thing {
+                    noun: t.noun.text.clone(),
+                    channel: t.channel.as_ref().map(|c| c.text.clone()),
+                    noun_span: t.noun.span,
                 })
                 .collect(),
             key_span: e.key.span,
@@ -505,7 +513,11 @@ fn lower_level(
             (
                 k,
                 Entry {
-                    things: vec![(n.to_string(), c.map(String::from))],
+                    things: vec![Thing {
+                        noun: n.to_string(),
+                        channel: c.map(String::from),
+                        noun_span: Span::default(),
+                    }],
                     key_span: Span::default(),
                     span: Span::default(),
                 },
@@ -558,15 +570,16 @@ fn lower_level(
                                     }
                                     Source::Default => {}
                                 }
-                                for (noun, channel) in &e.things {
+                                for t in &e.things {
                                     objects.push(model::Object {
                                         kind: Kind::Thing,
-                                        text: noun.clone(),
+                                        text: t.noun.clone(),
                                         x,
                                         y,
-                                        channel: channel.clone(),
+                                        channel: t.channel.clone(),
                                         span: cell.span,
                                         part: piece,
+                                        legend: t.noun_span,
                                         ..Default::default()
                                     });
                                 }

@@ -362,6 +362,10 @@ pub struct Object {
     /// one part; empty outside source. Quick fixes that rewrite one word of a
     /// stack edit this, never the whole cell.
     pub part: Span,
+    /// A thing's noun as its legend entry writes it (`KEY` in `y KEY`), where
+    /// a mistake in the noun is made and fixed once for every cell of the
+    /// key. Empty for words, the default legend and pack JSON.
+    pub legend: Span,
 }
 
 impl Object {

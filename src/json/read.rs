@@ -1076,6 +1076,7 @@ impl Reader {
             channel: self.string(m.get("channel"), &at.key("channel")),
             span: Span::default(),
             part: Span::default(),
+            legend: Span::default(),
         })
     }
 

@@ -1,0 +1,110 @@
+//! How diagnostics read: where they point, what their fixes write, how their
+//! words agree. Each test pins one mistake's report, and the fixes are applied
+//! to show they keep the level meaning what it did.
+
+use miau::compile::{SourceKind, compile};
+use miau::diag::{Diagnostic, Severity, TextEdit};
+use miau::model::{Kind, Level};
+use miau::span::LineIndex;
+
+fn fixture(name: &str) -> String {
+    let path = format!(
+        "{}/tests/fixtures/quality/{name}.miau",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).expect("fixture")
+}
+
+/// `line:col severity[CODE] message`, then the cells and every fix's edits.
+fn render(text: &str, diags: &[Diagnostic]) -> String {
+    let idx = LineIndex::new(text);
+    let at = |offset: u32| {
+        let lc = idx.line_col(text, offset as usize);
+        format!("{}:{}", lc.line, lc.column)
+    };
+    let mut out = String::new();
+    for d in diags {
+        out.push_str(&format!(
+            "{}-{} {}[{}] {}\n",
+            at(d.span.start),
+            at(d.span.end),
+            d.severity.as_str(),
+            d.code(),
+            d.message
+        ));
+        for (x, y) in &d.cells {
+            out.push_str(&format!("  cell: column {x}, row {y}\n"));
+        }
+        for f in &d.fixes {
+            let edits: Vec<String> = f
+                .edits
+                .iter()
+                .map(|e| format!("{}-{} {:?}", at(e.span.start), at(e.span.end), e.new_text))
+                .collect();
+            out.push_str(&format!("  fix: {}: {}\n", f.title, edits.join("; ")));
+        }
+    }
+    out
+}
+
+/// The text with one fix's edits applied (edits never overlap).
+fn apply(text: &str, edits: &[TextEdit]) -> String {
+    let mut sorted: Vec<&TextEdit> = edits.iter().collect();
+    sorted.sort_by_key(|e| e.span.start);
+    let mut out = text.to_string();
+    for e in sorted.iter().rev() {
+        out.replace_range(e.span.range(), &e.new_text);
+    }
+    out
+}
+
+/// Each object of a level as (kind, noun or text, column, row).
+fn board(level: &Level) -> Vec<(Kind, String, u32, u32)> {
+    level
+        .objects
+        .iter()
+        .map(|o| (o.kind, o.text.clone(), o.x, o.y))
+        .collect()
+}
+
+#[test]
+fn a_legend_noun_in_mixed_case_is_fixed_on_the_legend_line() {
+    let text = fixture("legend-noun-case");
+    let compiled = compile(&text, SourceKind::Miau);
+    let m207: Vec<&Diagnostic> = compiled
+        .diagnostics
+        .iter()
+        .filter(|d| d.code() == "M207")
+        .collect();
+    assert_eq!(m207.len(), 1, "{:#?}", compiled.diagnostics);
+    let legend_line = text.find("y Key").expect("legend entry") + 2;
+    assert_eq!(m207[0].span.start as usize, legend_line);
+    insta::assert_snapshot!(
+        "legend_noun_case",
+        render(&text, &m207.iter().copied().cloned().collect::<Vec<_>>())
+    );
+
+    let fixed = apply(&text, &m207[0].fixes[0].edits);
+    let after = compile(&fixed, SourceKind::Miau);
+    let errors: Vec<&Diagnostic> = after
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{fixed}");
+    // The same things on the same cells: only the noun's spelling changed.
+    let before = board(&compiled.pack.expect("a model").levels[0]);
+    let now = board(&after.pack.expect("a model").levels[0]);
+    let expected: Vec<_> = before
+        .into_iter()
+        .map(|(kind, noun, x, y)| match kind {
+            Kind::Thing => (kind, noun.to_uppercase(), x, y),
+            Kind::Word => (kind, noun, x, y),
+        })
+        .collect();
+    assert_eq!(now, expected);
+    assert!(
+        now.contains(&(Kind::Thing, "KEY".to_string(), 2, 1)),
+        "{now:?}"
+    );
+}
