@@ -604,14 +604,30 @@ fn lower_level(
                             }
                             None => {
                                 missing.insert(k.clone(), (diags.len(), 0));
-                                let visible: Vec<(String, String)> = legend
-                                    .iter()
-                                    .chain(pack_legend.iter())
-                                    .map(|(k, e)| (k.clone(), e.meaning()))
-                                    .chain(
-                                        defaults.iter().map(|(k, e)| (k.to_string(), e.meaning())),
-                                    )
-                                    .collect();
+                                // The level's keys, then the pack's, then the
+                                // default ones, each sorted (maps have no order).
+                                let sorted = |mut part: Vec<(String, String)>| {
+                                    part.sort();
+                                    part
+                                };
+                                let mut visible = sorted(
+                                    legend
+                                        .iter()
+                                        .map(|(k, e)| (k.clone(), e.meaning()))
+                                        .collect(),
+                                );
+                                visible.extend(sorted(
+                                    pack_legend
+                                        .iter()
+                                        .map(|(k, e)| (k.clone(), e.meaning()))
+                                        .collect(),
+                                ));
+                                visible.extend(sorted(
+                                    defaults
+                                        .iter()
+                                        .map(|(k, e)| (k.to_string(), e.meaning()))
+                                        .collect(),
+                                ));
                                 diags.push(m109(&id, l, cell, k, x, y, &visible));
                             }
                         },
@@ -634,8 +650,8 @@ fn lower_level(
         if more > 0 {
             let d = &mut diags[at];
             d.message.push_str(&format!(
-                " {k} is in {more} more cell{} of this board too.",
-                if more == 1 { "" } else { "s" }
+                " {k} is in {} more of this board too.",
+                crate::diag::wording::count(more, "cell")
             ));
         }
     }
@@ -720,7 +736,10 @@ fn m109(
             ));
             suggestion = Some(found[0].clone());
         } else {
-            msg.push_str(" Add it to the legend.");
+            msg.push_str(&format!(
+                " Add it to the legend (`{key} NOUN`, with the thing it stands for), or write a key the level has: {}.",
+                known_keys(visible)
+            ));
         }
     }
     let mut d = Diagnostic::new("M109", here, msg)
@@ -759,12 +778,35 @@ fn m109(
     };
     if !text.is_empty() {
         d = d.with_fix(
-            format!("Add {key} to the level legend"),
+            format!("Add `{key} NOUN` to the level legend, then write its thing for NOUN"),
             Span::point(at),
             text,
         );
     }
     d
+}
+
+/// How many keys an M109 without a suggestion lists.
+const MAX_KEYS_LISTED: usize = 12;
+
+/// The keys a board can use, as "y (KEY), @ (MIAU), …": in the order of
+/// `visible` (the level's legend, the pack's, the default one), each key
+/// once as the first of them defines it, and at most [`MAX_KEYS_LISTED`].
+fn known_keys(visible: &[(String, String)]) -> String {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let keys: Vec<&(String, String)> = visible
+        .iter()
+        .filter(|(k, _)| seen.insert(k.as_str()))
+        .collect();
+    let mut listed: Vec<String> = keys
+        .iter()
+        .take(MAX_KEYS_LISTED)
+        .map(|(k, meaning)| format!("{k} ({meaning})"))
+        .collect();
+    if keys.len() > MAX_KEYS_LISTED {
+        listed.push(format!("and {} more", keys.len() - MAX_KEYS_LISTED));
+    }
+    listed.join(", ")
 }
 
 #[cfg(test)]

@@ -76,7 +76,7 @@ pub struct Pack {
     pub allow: Vec<Allowance>,
     /// Span of the pack header (the `pack` keyword and id).
     pub span: Span,
-    /// Where the "Allow in the pack" fix inserts a pack-wide `allow`: an
+    /// Where the "Allow … in the pack" fix inserts a pack-wide `allow`: an
     /// empty span at the end of the header's last statement (or of its `{`).
     /// Empty at 0 for packs read from JSON, which take no source fixes.
     pub allow_at: Span,

@@ -2,7 +2,7 @@
 //! words agree. Each test pins one mistake's report, and the fixes are applied
 //! to show they keep the level meaning what it did.
 
-use miau::compile::{SourceKind, compile};
+use miau::compile::{SourceKind, analyse, compile};
 use miau::diag::{Diagnostic, Severity, TextEdit};
 use miau::model::{Kind, Level};
 use miau::span::LineIndex;
@@ -34,6 +34,14 @@ fn render(text: &str, diags: &[Diagnostic]) -> String {
         ));
         for (x, y) in &d.cells {
             out.push_str(&format!("  cell: column {x}, row {y}\n"));
+        }
+        for r in &d.related {
+            out.push_str(&format!(
+                "  related: {}-{} {}\n",
+                at(r.span.start),
+                at(r.span.end),
+                r.label
+            ));
         }
         for f in &d.fixes {
             let edits: Vec<String> = f
@@ -106,5 +114,76 @@ fn a_legend_noun_in_mixed_case_is_fixed_on_the_legend_line() {
     assert!(
         now.contains(&(Kind::Thing, "KEY".to_string(), 2, 1)),
         "{now:?}"
+    );
+}
+
+/// The text a diagnostic's span covers.
+fn spanned<'t>(text: &'t str, d: &Diagnostic) -> &'t str {
+    &text[d.span.range()]
+}
+
+fn the<'d>(diags: &'d [Diagnostic], code: &str) -> &'d Diagnostic {
+    diags
+        .iter()
+        .find(|d| d.code() == code)
+        .unwrap_or_else(|| panic!("no {code}: {diags:#?}"))
+}
+
+#[test]
+fn small_flaws_read_right() {
+    let text = fixture("small-flaws");
+    let diags = analyse(&text, SourceKind::Miau).diagnostics;
+    insta::assert_snapshot!("small_flaws", render(&text, &diags));
+
+    // M224 marks the accent, and offers the nearest one.
+    let m224 = the(&diags, "M224");
+    assert_eq!(spanned(&text, m224), "sotp");
+    assert_eq!(m224.fixes[0].title, "Replace with stop");
+
+    // Counts agree in number, articles with their word.
+    assert!(the(&diags, "M108").message.contains("is 1 cell wide"));
+    assert!(
+        the(&diags, "M301")
+            .message
+            .contains("turns every DOOR into an OPEN thing")
+    );
+
+    // M109 without a look-alike lists the keys there are, and its fix says
+    // what it writes.
+    let m109 = the(&diags, "M109");
+    assert!(
+        m109.message
+            .contains("or write a key the level has: # (WALL), $ (CRATE),"),
+        "{}",
+        m109.message
+    );
+    assert!(m109.fixes[0].title.contains("`z NOUN`"), "{:?}", m109.fixes);
+
+    // M105 marks the header and says where the braces go, and the fix
+    // closes every block left open there.
+    let m105 = the(&diags, "M105");
+    assert_eq!(spanned(&text, m105), "board {");
+    let next = text.find("level last").unwrap();
+    assert_eq!(m105.related[0].span.start as usize, next);
+    assert_eq!(m105.fixes[0].title, "Close the 2 blocks before line 42");
+    let closed = apply(&text, &m105.fixes[0].edits);
+    let after = compile(&closed, SourceKind::Miau).diagnostics;
+    assert!(after.iter().all(|d| d.code() != "M105"), "{after:#?}");
+
+    // Two diagnostics on one cell offer allowances that read apart.
+    let open = the(&diags, "M301").span;
+    let allows: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.span == open)
+        .flat_map(|d| d.fixes.iter())
+        .map(|f| f.title.as_str())
+        .filter(|t| t.starts_with("Allow"))
+        .collect();
+    assert_eq!(
+        allows,
+        [
+            "Allow undeclared-property-word (M301) in level doors",
+            "Allow transformed-at-reset (M311) in level doors"
+        ]
     );
 }

@@ -176,8 +176,9 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
             ))
         } else if !drawn.contains_key(n) {
             Some(format!(
-                "The palette gives {n} {}, but no level has a {n} thing or word.",
-                p.glyph
+                "The palette gives {n} {}, but no level has {} thing or word.",
+                p.glyph,
+                crate::diag::wording::with_article(n)
             ))
         } else {
             None

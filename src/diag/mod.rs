@@ -9,6 +9,7 @@ mod codes;
 pub mod github;
 pub mod render;
 pub mod sarif;
+pub mod wording;
 
 pub use cap::{Capped, MAX_PER_SCOPE};
 pub use cause::{CAUSES, is_stage4, levels_with_causes, note_causes};

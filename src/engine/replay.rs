@@ -171,13 +171,7 @@ pub fn replay(level: &model::Level, moves: &str, explain: bool, key_of: KeyOf<'_
         turns: turn,
         stopped: None,
     });
-    let turns_word = |n: usize| {
-        if n == 1 {
-            "1 turn".to_string()
-        } else {
-            format!("{n} turns")
-        }
-    };
+    let turns_word = |n: usize| crate::diag::wording::count(n, "turn");
     let _ = match &result {
         ReplayResult::Won { turns } => writeln!(text, "result: won in {}", turns_word(*turns)),
         ReplayResult::LostControl { turns } => {

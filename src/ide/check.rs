@@ -73,7 +73,10 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
         .collect();
     let summary = match (&report.route, failing.first()) {
         (_, Some(d)) => format!("{} {}: {}", d.code(), d.name(), d.message),
-        (Some(route), None) => format!("solved in {} steps: {route}", route.chars().count()),
+        (Some(route), None) => format!(
+            "solved in {}: {route}",
+            crate::diag::wording::count(route.chars().count(), "step")
+        ),
         (None, None) => "checked".to_string(),
     };
     Some(CheckOutcome {

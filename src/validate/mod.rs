@@ -1234,7 +1234,8 @@ impl Validator {
                     a.span,
                     &format!("{base}.pattern"),
                     format!(
-                        "Level {name}, automaton {id}: the pattern has {n} steps; it needs 1 to 32."
+                        "Level {name}, automaton {id}: the pattern has {}; it needs 1 to 32.",
+                        crate::diag::wording::count(n, "step")
                     ),
                 );
                 self.emit(d);
