@@ -187,3 +187,23 @@ fn small_flaws_read_right() {
         ]
     );
 }
+
+/// A level of one step and one thing: the editor's hover counts them in the
+/// singular, like every message (`diag::wording::count`).
+#[test]
+fn hover_counts_agree_in_number() {
+    let text = "pack one {\n  name    \"One\"\n  version \"1.0.0\"\n  engine  1\n}\n\nlevel step {\n  title    \"Step\"\n  solution \"R\"\n\n  board {\n    m+MIAU+IS+YOU WIN\n  }\n}\n";
+    let a = miau::ide::Analysis::new(text, 1 << 20);
+    let header = text.find("step {").expect("the level's id");
+    let h = miau::ide::hover(&a, header).expect("a level hover");
+    assert!(
+        h.markdown.contains("4 word tiles, 1 thing."),
+        "{}",
+        h.markdown
+    );
+    assert!(
+        h.markdown.contains("Recorded solution: 1 step."),
+        "{}",
+        h.markdown
+    );
+}

@@ -418,8 +418,11 @@ fn level_header(a: &Analysis, occ: &Occurrence, checks: &BTreeMap<String, String
     if let Some(s) = &level.check.solution {
         let _ = write!(
             out,
-            " Recorded solution: {} steps.",
-            s.text.chars().filter(|c| !c.is_whitespace()).count()
+            " Recorded solution: {}.",
+            crate::diag::wording::count(
+                s.text.chars().filter(|c| !c.is_whitespace()).count(),
+                "step"
+            )
         );
     }
     let rules = rules_at_reset(a, i);
