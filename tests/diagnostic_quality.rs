@@ -159,13 +159,12 @@ fn small_flaws_read_right() {
     );
     assert!(m109.fixes[0].title.contains("`z NOUN`"), "{:?}", m109.fixes);
 
-    // M105 marks the header and says where the braces go, and the fix
-    // closes every block left open there.
+    // M105 marks the header and says where the brace goes.
     let m105 = the(&diags, "M105");
-    assert_eq!(spanned(&text, m105), "board {");
+    assert_eq!(spanned(&text, m105), "level unclosed {");
     let next = text.find("level last").unwrap();
     assert_eq!(m105.related[0].span.start as usize, next);
-    assert_eq!(m105.fixes[0].title, "Close the 2 blocks before line 42");
+    assert_eq!(m105.fixes[0].title, "Close the block before line 43");
     let closed = apply(&text, &m105.fixes[0].edits);
     let after = compile(&closed, SourceKind::Miau).diagnostics;
     assert!(after.iter().all(|d| d.code() != "M105"), "{after:#?}");
@@ -205,5 +204,28 @@ fn hover_counts_agree_in_number() {
         h.markdown.contains("Recorded solution: 1 step."),
         "{}",
         h.markdown
+    );
+}
+
+/// A board left open inside a level left open: one M105, naming both, whose
+/// fix closes both where the next level starts, each brace at its depth.
+/// (Inline, not a fixture file: the editors' grammar would read the next
+/// level's lines as board rows.)
+#[test]
+fn an_unclosed_board_and_level_are_closed_by_one_fix() {
+    let text = "level one {\n  title \"One\"\n  board {\n    MIAU IS YOU\n\nlevel two {\n  title \"Two\"\n  board {\n    MIAU IS YOU\n  }\n}\n";
+    let diags = compile(text, SourceKind::Miau).diagnostics;
+    let m105 = the(&diags, "M105");
+    assert_eq!(
+        m105.message,
+        "The board block of level one that opens on line 3 isn't closed. The level block one that opens on line 1 isn't closed."
+    );
+    assert_eq!(m105.fixes[0].title, "Close the 2 blocks before line 6");
+    assert_eq!(m105.fixes[0].edits[0].new_text, "  }\n}\n");
+    let closed = apply(text, &m105.fixes[0].edits);
+    let after = compile(&closed, SourceKind::Miau).diagnostics;
+    assert!(
+        after.iter().all(|d| d.code() != "M105"),
+        "{after:#?}\n{closed}"
     );
 }
