@@ -173,13 +173,9 @@ impl Tally {
     }
 }
 
-/// "1 level", "3 levels".
+/// "1 level", "3 levels" (the one wording of counts, [`crate::diag::wording::count`]).
 pub fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
+    crate::diag::wording::count(n, word)
 }
 
 /// The subcommands.

@@ -113,8 +113,48 @@ pub fn stages_1_2(text: &str) -> (ast::File, Pack, Vec<Diagnostic>) {
     diags.extend(stage2);
     for d in &mut diags {
         name_the_key_of_a_glyph(d, &file, &pack, text);
+        point_at_the_accent(d, &file);
     }
     (file, pack, diags)
+}
+
+/// An M224 (an accent that isn't one of the six) points at the accent as
+/// written, not at the whole glossary entry or world statement the model
+/// knows, and offers the nearest accent when there is one.
+fn point_at_the_accent(d: &mut Diagnostic, file: &ast::File) {
+    if d.code() != "M224" {
+        return;
+    }
+    let glossary = file.items.iter().flat_map(|i| match i {
+        ast::Item::Glossary(g) => g.entries.iter().map(|e| &e.accent).collect(),
+        _ => Vec::new(),
+    });
+    let world = file
+        .pack
+        .iter()
+        .flat_map(|p| p.stmts.iter())
+        .filter_map(|s| match &s.kind {
+            ast::PackStmtKind::World { accent, .. } => accent.as_ref(),
+            _ => None,
+        });
+    let within = d.span;
+    let Some(accent) = glossary
+        .chain(world)
+        .find(|a| a.span.start >= within.start && a.span.end <= within.end)
+    else {
+        return;
+    };
+    d.span = accent.span;
+    let accents = crate::validate::limits::ACCENTS;
+    for near in crate::validate::suggest::did_you_mean(&accent.text, accents) {
+        d.fixes.push(diag::Fix {
+            title: format!("Replace with {near}"),
+            edits: vec![diag::TextEdit {
+                span: accent.span,
+                new_text: near.to_string(),
+            }],
+        });
+    }
 }
 
 /// An M201 "has no title" (or any missing field) inside a level or pack

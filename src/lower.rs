@@ -60,21 +60,30 @@ enum Source {
 /// One resolved legend entry.
 #[derive(Debug, Clone)]
 struct Entry {
-    /// Noun, channel, span of the thing in the legend.
-    things: Vec<(String, Option<String>)>,
+    /// The things the key stands for, in order.
+    things: Vec<Thing>,
     /// The key's span (default span for the default legend).
     key_span: Span,
     /// The whole entry.
     span: Span,
 }
 
+/// One thing of a legend entry.
+#[derive(Debug, Clone)]
+struct Thing {
+    noun: String,
+    channel: Option<String>,
+    /// Where the legend writes the noun (default span for the default legend).
+    noun_span: Span,
+}
+
 impl Entry {
     fn meaning(&self) -> String {
         self.things
             .iter()
-            .map(|(n, c)| match c {
-                Some(c) => format!("{n} channel {c}"),
-                None => n.clone(),
+            .map(|t| match &t.channel {
+                Some(c) => format!("{} channel {c}", t.noun),
+                None => t.noun.clone(),
             })
             .collect::<Vec<_>>()
             .join("+")
@@ -85,11 +94,10 @@ impl Entry {
             things: e
                 .things
                 .iter()
-                .map(|t| {
-                    (
-                        t.noun.text.clone(),
-                        t.channel.as_ref().map(|c| c.text.clone()),
-                    )
+                .map(|t| Thing {
+                    noun: t.noun.text.clone(),
+                    channel: t.channel.as_ref().map(|c| c.text.clone()),
+                    noun_span: t.noun.span,
                 })
                 .collect(),
             key_span: e.key.span,
@@ -505,7 +513,11 @@ fn lower_level(
             (
                 k,
                 Entry {
-                    things: vec![(n.to_string(), c.map(String::from))],
+                    things: vec![Thing {
+                        noun: n.to_string(),
+                        channel: c.map(String::from),
+                        noun_span: Span::default(),
+                    }],
                     key_span: Span::default(),
                     span: Span::default(),
                 },
@@ -558,15 +570,16 @@ fn lower_level(
                                     }
                                     Source::Default => {}
                                 }
-                                for (noun, channel) in &e.things {
+                                for t in &e.things {
                                     objects.push(model::Object {
                                         kind: Kind::Thing,
-                                        text: noun.clone(),
+                                        text: t.noun.clone(),
                                         x,
                                         y,
-                                        channel: channel.clone(),
+                                        channel: t.channel.clone(),
                                         span: cell.span,
                                         part: piece,
+                                        legend: t.noun_span,
                                         ..Default::default()
                                     });
                                 }
@@ -591,14 +604,30 @@ fn lower_level(
                             }
                             None => {
                                 missing.insert(k.clone(), (diags.len(), 0));
-                                let visible: Vec<(String, String)> = legend
-                                    .iter()
-                                    .chain(pack_legend.iter())
-                                    .map(|(k, e)| (k.clone(), e.meaning()))
-                                    .chain(
-                                        defaults.iter().map(|(k, e)| (k.to_string(), e.meaning())),
-                                    )
-                                    .collect();
+                                // The level's keys, then the pack's, then the
+                                // default ones, each sorted (maps have no order).
+                                let sorted = |mut part: Vec<(String, String)>| {
+                                    part.sort();
+                                    part
+                                };
+                                let mut visible = sorted(
+                                    legend
+                                        .iter()
+                                        .map(|(k, e)| (k.clone(), e.meaning()))
+                                        .collect(),
+                                );
+                                visible.extend(sorted(
+                                    pack_legend
+                                        .iter()
+                                        .map(|(k, e)| (k.clone(), e.meaning()))
+                                        .collect(),
+                                ));
+                                visible.extend(sorted(
+                                    defaults
+                                        .iter()
+                                        .map(|(k, e)| (k.to_string(), e.meaning()))
+                                        .collect(),
+                                ));
                                 diags.push(m109(&id, l, cell, k, x, y, &visible));
                             }
                         },
@@ -621,8 +650,8 @@ fn lower_level(
         if more > 0 {
             let d = &mut diags[at];
             d.message.push_str(&format!(
-                " {k} is in {more} more cell{} of this board too.",
-                if more == 1 { "" } else { "s" }
+                " {k} is in {} more of this board too.",
+                crate::diag::wording::count(more, "cell")
             ));
         }
     }
@@ -707,7 +736,10 @@ fn m109(
             ));
             suggestion = Some(found[0].clone());
         } else {
-            msg.push_str(" Add it to the legend.");
+            msg.push_str(&format!(
+                " Add it to the legend (`{key} NOUN`, with the thing it stands for), or write a key the level has: {}.",
+                known_keys(visible)
+            ));
         }
     }
     let mut d = Diagnostic::new("M109", here, msg)
@@ -746,12 +778,35 @@ fn m109(
     };
     if !text.is_empty() {
         d = d.with_fix(
-            format!("Add {key} to the level legend"),
+            format!("Add `{key} NOUN` to the level legend, then write its thing for NOUN"),
             Span::point(at),
             text,
         );
     }
     d
+}
+
+/// How many keys an M109 without a suggestion lists.
+const MAX_KEYS_LISTED: usize = 12;
+
+/// The keys a board can use, as "y (KEY), @ (MIAU), …": in the order of
+/// `visible` (the level's legend, the pack's, the default one), each key
+/// once as the first of them defines it, and at most [`MAX_KEYS_LISTED`].
+fn known_keys(visible: &[(String, String)]) -> String {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let keys: Vec<&(String, String)> = visible
+        .iter()
+        .filter(|(k, _)| seen.insert(k.as_str()))
+        .collect();
+    let mut listed: Vec<String> = keys
+        .iter()
+        .take(MAX_KEYS_LISTED)
+        .map(|(k, meaning)| format!("{k} ({meaning})"))
+        .collect();
+    if keys.len() > MAX_KEYS_LISTED {
+        listed.push(format!("and {} more", keys.len() - MAX_KEYS_LISTED));
+    }
+    listed.join(", ")
 }
 
 #[cfg(test)]

@@ -76,7 +76,7 @@ pub struct Pack {
     pub allow: Vec<Allowance>,
     /// Span of the pack header (the `pack` keyword and id).
     pub span: Span,
-    /// Where the "Allow in the pack" fix inserts a pack-wide `allow`: an
+    /// Where the "Allow … in the pack" fix inserts a pack-wide `allow`: an
     /// empty span at the end of the header's last statement (or of its `{`).
     /// Empty at 0 for packs read from JSON, which take no source fixes.
     pub allow_at: Span,
@@ -362,6 +362,10 @@ pub struct Object {
     /// one part; empty outside source. Quick fixes that rewrite one word of a
     /// stack edit this, never the whole cell.
     pub part: Span,
+    /// A thing's noun as its legend entry writes it (`KEY` in `y KEY`), where
+    /// a mistake in the noun is made and fixed once for every cell of the
+    /// key. Empty for words, the default legend and pack JSON.
+    pub legend: Span,
 }
 
 impl Object {

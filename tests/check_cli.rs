@@ -770,7 +770,9 @@ fn human_output_is_quiet_and_sums_up() {
         "check", CLAIMS, "--level", "low-tide", "--format", "concise",
     ]);
     let lines: Vec<&str> = concise.lines().collect();
-    assert!(lines[0].starts_with("tests/fixtures/check/claims.miau:16:3: error[M418 must-lose-word-avoidable] Level low-tide"), "{concise}");
+    // The level's stage 3 warning first, then the check's finding.
+    assert!(lines[0].contains("[M319 word-trap]"), "{concise}");
+    assert!(lines[1].starts_with("tests/fixtures/check/claims.miau:16:3: error[M418 must-lose-word-avoidable] Level low-tide"), "{concise}");
     assert!(
         lines.last().unwrap().starts_with("checked 1 level"),
         "{concise}"
@@ -1102,4 +1104,56 @@ fn github_and_sarif_print_the_summary_on_stderr() {
             "{format}: {err}"
         );
     }
+}
+
+/// The root cause first: in a level whose property is misspelt (STPO) and
+/// in one whose contact words have no `pair` line, the M301 warning is
+/// printed before the check's findings, and each finding points at it as
+/// the likely cause, offering no fix that would write its effect down.
+#[test]
+fn a_levels_warnings_come_before_the_findings_they_explain() {
+    const CAUSES: &str = "tests/fixtures/check/causes.miau";
+    let (code, concise, _) = miauc(&["check", CAUSES, "--format", "concise"]);
+    assert_eq!(code, 1, "{concise}");
+    for level in ["misspelt", "unpaired"] {
+        let codes: Vec<&str> = concise
+            .lines()
+            .filter(|l| l.contains(&format!("Level {level}")))
+            .filter_map(|l| l.split_once("[M").map(|(_, c)| &c[..3]))
+            .collect();
+        let first_finding = codes.iter().position(|c| c.starts_with('4'));
+        let last_warning = codes.iter().rposition(|c| c.starts_with('3'));
+        assert!(
+            first_finding.is_some() && last_warning < first_finding,
+            "{level}: {codes:?}\n{concise}"
+        );
+    }
+    let (_, human, _) = miauc(&["check", CAUSES]);
+    assert!(
+        human.contains(
+            "----- because STPO isn't a property (M301), this may follow from it: fix that first"
+        ),
+        "{human}"
+    );
+    assert!(
+        !human.contains("Replace the solution with the solver's shortest route"),
+        "{human}"
+    );
+    insta::assert_snapshot!("check_causes_human", human);
+    insta::assert_snapshot!("check_causes_concise", concise);
+}
+
+/// `check --fix` records no route in a level whose findings may follow from
+/// a warning: the route the solver found there wins only because of it.
+#[test]
+fn check_fix_waits_for_the_cause() {
+    let dir = std::env::temp_dir().join(format!("miau-check-fix-cause-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("causes.miau");
+    let src = std::fs::read_to_string("tests/fixtures/check/causes.miau").unwrap();
+    std::fs::write(&path, &src).unwrap();
+    let (_, _, err) = miauc(&["check", path.to_str().unwrap(), "--fix"]);
+    assert!(!err.contains("recorded the solution"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), src);
+    let _ = std::fs::remove_dir_all(&dir);
 }

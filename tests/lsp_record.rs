@@ -285,7 +285,7 @@ fn allow_inserts_a_selected_reason_placeholder_once() {
     let allow: Vec<&Value> = actions
         .iter()
         .filter(|a| {
-            a["title"] == "Allow in level walk"
+            a["title"] == "Allow level-metadata-missing (M337) in level walk"
                 && a["edit"].to_string().contains("level-metadata-missing")
         })
         .collect();
@@ -342,7 +342,11 @@ fn without_show_document_the_placeholder_is_plain_text() {
     let actions = s.actions(SRC);
     let allow = actions
         .iter()
-        .find(|a| a["title"] == "Allow in level walk")
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("Allow ") && t.ends_with(" in level walk"))
+        })
         .expect("an Allow action");
     assert!(allow.get("command").is_none(), "{allow}");
     assert!(
@@ -352,7 +356,7 @@ fn without_show_document_the_placeholder_is_plain_text() {
 }
 
 /// A pack-wide warning (a world of one level, while it is drafted) offers
-/// "Allow in the pack": an `allow` after the header's last statement, which
+/// "Allow world-level-count (M335) in the pack": an `allow` after the header's last statement, which
 /// builds and silences it once its reason is written.
 #[test]
 fn a_pack_wide_warning_is_allowed_in_the_pack_header() {
@@ -365,7 +369,8 @@ fn a_pack_wide_warning_is_allowed_in_the_pack_header() {
     let allow: Vec<&Value> = actions
         .iter()
         .filter(|a| {
-            a["title"] == "Allow in the pack" && a["edit"].to_string().contains("world-level-count")
+            a["title"] == "Allow world-level-count (M335) in the pack"
+                && a["edit"].to_string().contains("world-level-count")
         })
         .collect();
     assert_eq!(allow.len(), 1, "{actions:?}");

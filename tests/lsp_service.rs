@@ -547,3 +547,60 @@ async fn a_running_check_can_be_cancelled() {
     assert_eq!(out["cancelled"], true, "{out}");
     assert!(out["levels"].as_array().unwrap().len() < 61);
 }
+
+/// The editor orders a level's diagnostics as `miauc check` prints them:
+/// the misspelt property (M301) before the check's findings it explains,
+/// each finding pointing at it, and no "Record solution" for the route
+/// that wins only because of the misspelling.
+#[tokio::test]
+async fn check_findings_follow_and_name_their_cause() {
+    let mut c = Client::start(json!({})).await;
+    let text = include_str!("fixtures/check/causes.miau");
+    c.open(URI, text).await;
+    let _ = c.diagnostics(URI, 1).await;
+    let out = c
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "miau.checkLevel", "arguments": [URI, "misspelt"] }),
+        )
+        .await;
+    assert!(
+        out["levels"][0]["codes"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("M403")),
+        "{out}"
+    );
+    let d = c.diagnostics(URI, 1).await;
+    let codes: Vec<&str> = d.iter().filter_map(|d| d["code"].as_str()).collect();
+    let m301 = codes.iter().position(|&c| c == "M301").expect("M301");
+    let m403 = codes.iter().position(|&c| c == "M403").expect("M403");
+    assert!(m301 < m403, "{codes:?}");
+    let related = &d[m403]["relatedInformation"][0];
+    assert_eq!(related["location"]["range"]["start"], pos(text, "STPO!"));
+    assert!(
+        related["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("because STPO isn't a property (M301)"),
+        "{related}"
+    );
+    let actions = c
+        .request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": URI },
+                    "range": { "start": pos(text, "solution"), "end": pos(text, "solution") },
+                    "context": { "diagnostics": [] } }),
+        )
+        .await;
+    let titles: Vec<&str> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["title"].as_str())
+        .collect();
+    assert!(
+        titles.iter().all(|t| !t.starts_with("Record solution")),
+        "{titles:?}"
+    );
+}

@@ -11,12 +11,12 @@ use crate::diag::{Diagnostic, Severity};
 use crate::model::Pack;
 use crate::span::Span;
 
-/// The reason the "Allow in level" fix writes, for the author to replace:
+/// The reason the "Allow … in level" fix writes, for the author to replace:
 /// the editor selects it, and M239 reports it until it is replaced, so an
 /// allowance never ships without a reason.
 pub const REASON_PLACEHOLDER: &str = "say why this is by design";
 
-/// Downgrade allowed diagnostics and offer "Allow in level" on the others.
+/// Downgrade allowed diagnostics and offer "Allow … in level" on the others.
 pub fn apply(pack: &Pack, diags: &mut [Diagnostic]) {
     for d in diags.iter_mut() {
         if d.severity == Severity::Error {
@@ -35,10 +35,12 @@ pub fn apply(pack: &Pack, diags: &mut [Diagnostic]) {
     }
 }
 
-/// Every warning and info raised for a level offers "Allow in level id": an
-/// `allow` statement inserted before the board, where level statements go.
-/// A pack-wide one (a world of three levels while it is drafted) offers
-/// "Allow in the pack": an `allow` after the pack header's last statement.
+/// Every warning and info raised for a level offers "Allow word-trap (M319)
+/// in level id": an `allow` statement inserted before the board, where level
+/// statements go. A pack-wide one (a world of three levels while it is
+/// drafted) offers "Allow world-level-count (M335) in the pack": an `allow`
+/// after the pack header's last statement. The title names what is allowed,
+/// so the actions of two diagnostics at one place read apart.
 fn offer_allow_fix(pack: &Pack, d: &mut Diagnostic) {
     if !matches!(d.severity, Severity::Warning | Severity::Info) {
         return;
@@ -46,7 +48,8 @@ fn offer_allow_fix(pack: &Pack, d: &mut Diagnostic) {
     let Some(id) = d.level.as_deref() else {
         if pack.allow_at != Span::default() {
             let text = format!("\n  allow {} \"{REASON_PLACEHOLDER}\"", d.info.name);
-            *d = d.clone().with_fix("Allow in the pack", pack.allow_at, text);
+            let title = format!("Allow {} in the pack", allowed(d));
+            *d = d.clone().with_fix(title, pack.allow_at, text);
         }
         return;
     };
@@ -56,9 +59,14 @@ fn offer_allow_fix(pack: &Pack, d: &mut Diagnostic) {
     if level.board_span == Span::default() {
         return;
     }
-    let title = format!("Allow in level {}", level.id.text);
+    let title = format!("Allow {} in level {}", allowed(d), level.id.text);
     let text = format!("allow {} \"{REASON_PLACEHOLDER}\"\n  ", d.info.name);
     *d = d
         .clone()
         .with_fix(title, Span::point(level.board_span.start as usize), text);
+}
+
+/// What an allow fix's title names: "word-trap (M319)".
+fn allowed(d: &Diagnostic) -> String {
+    format!("{} ({})", d.info.name, d.info.code)
 }

@@ -176,8 +176,9 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
             ))
         } else if !drawn.contains_key(n) {
             Some(format!(
-                "The palette gives {n} {}, but no level has a {n} thing or word.",
-                p.glyph
+                "The palette gives {n} {}, but no level has {} thing or word.",
+                p.glyph,
+                crate::diag::wording::with_article(n)
             ))
         } else {
             None
@@ -296,11 +297,30 @@ pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// M327: sentences active at reset in neighbouring lines that overlap and share no tile.
+/// M327: sentences active at reset in neighbouring lines that overlap and
+/// share no tile, unless none of their words can ever move (fixed words, or
+/// words no push can reach, as the pin analysis finds): such a stack reads
+/// down only as it is drawn, and no move can make it read otherwise.
 fn sentence_spacing(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
-    // (axis, line, from, to, word ids) per distinct sentence path.
-    type Placed<'w> = (Axis, u32, u32, u32, BTreeSet<&'w str>, Span);
+    // (axis, line, from, to, word ids, span, cells) per distinct sentence path.
+    type Placed<'w> = (
+        Axis,
+        u32,
+        u32,
+        u32,
+        BTreeSet<&'w str>,
+        Span,
+        Vec<(u32, u32)>,
+    );
     let mut sentences: Vec<Placed> = Vec::new();
+    // The pin analysis, only once two sentences touch.
+    let pins = std::cell::OnceCell::new();
+    let can_move = |cells: &[(u32, u32)]| {
+        let p = pins.get_or_init(|| super::pins::Pins::compute(ctx));
+        cells
+            .iter()
+            .any(|&(x, y)| !p.is_pinned(i64::from(x), i64::from(y)))
+    };
     for r in &ctx.rules {
         let cells = ctx.cells_of(&r.words);
         if cells.is_empty() || r.axis == Axis::Terrain {
@@ -319,13 +339,16 @@ fn sentence_spacing(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
                 .as_deref()
                 .and_then(|i| ctx.find(i))
                 .map_or(ctx.level.board_span, |i| ctx.obj(i).span);
-            sentences.push((r.axis, line, lo, hi, ids, span));
+            sentences.push((r.axis, line, lo, hi, ids, span, cells));
         }
     }
     let mut reported = BTreeSet::new();
     for a in &sentences {
         for b in &sentences {
             if a.0 != b.0 || b.1 != a.1 + 1 || a.3 < b.2 || b.3 < a.2 || !a.4.is_disjoint(&b.4) {
+                continue;
+            }
+            if !can_move(&a.6) && !can_move(&b.6) {
                 continue;
             }
             if !reported.insert((a.0, a.1)) {

@@ -512,9 +512,9 @@ fn no_you(ctx: &LevelCtx, view: &ResetView, out: &mut Vec<Diagnostic>) {
             }
             if let Some(t) = view.transformed.iter().find(|t| t.from == *n) {
                 causes.push(format!(
-                    "{} turns every {n} into a {} at reset",
+                    "{} turns every {n} into {} at reset",
                     rule_text(ctx, &view.initial_rules, n, &t.to),
-                    t.to
+                    crate::diag::wording::with_article(&t.to)
                 ));
                 continue;
             }
@@ -829,12 +829,12 @@ fn transforms_at_load(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
             "M313",
             rule_span(ctx, win),
             format!(
-                "Level {}: {} {} hold. Reading order picks {noun} IS {}, so every {noun} becomes a {}.",
+                "Level {}: {} {} hold. Reading order picks {noun} IS {}, so every {noun} becomes {}.",
                 ctx.id(),
                 join_and(&listed),
                 if rs.len() == 2 { "both" } else { "all" },
                 win.predicate,
-                win.predicate
+                crate::diag::wording::with_article(&win.predicate)
             ),
         )
         .with_level(ctx.id());

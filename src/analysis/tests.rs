@@ -525,10 +525,14 @@ fn m326_board_too_large() {
 
 #[test]
 fn m327_sentence_spacing() {
-    let bad = level("spacing", "MIAU IS YOU . .\nROCK IS PUSH . .\nm r . . WIN");
+    // Room all round, so every word can be pushed.
+    let bad = level(
+        "spacing",
+        ". . . . . .\n. MIAU IS YOU . .\n. ROCK IS PUSH . .\n. . . . . .\n. m r . . WIN",
+    );
     let ok = level(
         "spacing",
-        "MIAU IS YOU . .\n. . . . .\nROCK IS PUSH . .\nm r . . WIN",
+        ". . . . . .\n. MIAU IS YOU . .\n. . . . . .\n. ROCK IS PUSH . .\n. . . . . .\n. m r . . WIN",
     );
     case(
         "M327",
@@ -541,6 +545,32 @@ fn m327_sentence_spacing() {
             quiet(&ok, &["miau.1 is.1 you.1", "rock.1 is.2 push.1"]),
         ),
     );
+}
+
+/// Stacked sentences whose words can never move (fixed, or walled in where no
+/// push reaches them) read down only as drawn: no hint. One loose sentence
+/// next to a fixed one still gets it.
+#[test]
+fn m327_not_on_words_that_never_move() {
+    let paths = ["miau.1 is.1 you.1", "rock.1 is.2 push.1"];
+    let fixed = level(
+        "spacing",
+        "MIAU! IS! YOU! . .\nROCK! IS! PUSH! . .\nm r . . WIN",
+    );
+    assert!(only(&run(&fixed, quiet(&fixed, &paths)), "M327").is_empty());
+    // Loose words, but sealed behind terrain no mover can cross.
+    let mut sealed = level(
+        "spacing",
+        "MIAU IS YOU # . .\nROCK IS PUSH # . .\n# # # # . .\n. . . . m WIN",
+    );
+    sealed.terrain.push(Named::new("WALL"));
+    let d = run(&sealed, quiet(&sealed, &paths));
+    assert!(only(&d, "M327").is_empty(), "{:#?}", all(&d));
+    let half = level(
+        "spacing",
+        ". . . . . .\n. MIAU! IS! YOU! . .\n. ROCK IS PUSH . .\n. . . . . .\n. m r . . WIN",
+    );
+    assert_eq!(only(&run(&half, quiet(&half, &paths)), "M327").len(), 1);
 }
 
 #[test]

@@ -158,8 +158,9 @@ fn undeclared_words(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
         );
         match active {
             Some(r) => msg.push_str(&format!(
-                " As written, {s} IS {w} turns every {s} into a {w} thing with no glyph.",
-                s = r.subject
+                " As written, {s} IS {w} turns every {s} into {a_w} thing with no glyph.",
+                s = r.subject,
+                a_w = crate::diag::wording::with_article(w)
             )),
             None => msg.push_str(&format!(
                 " If it ends up after IS, it turns things into {w} things with no glyph."
@@ -204,9 +205,10 @@ fn noun_is_property(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
                     "M302",
                     o.span,
                     format!(
-                        "Level {}, {}: {w} is a property in this level (automaton {id}), so there can't be a {w} thing.",
+                        "Level {}, {}: {w} is a property in this level (automaton {id}), so there can't be {} thing.",
                         ctx.id(),
                         cell_name(o.x, o.y),
+                        crate::diag::wording::with_article(&o.text),
                         w = o.text,
                         id = a.id.text
                     ),

@@ -31,9 +31,9 @@ fn world_bar(pack: &Pack, out: &mut Vec<Diagnostic>) {
             "M335",
             pack.span,
             format!(
-                "World {} has {n} level{}; a world has 6 to 8.",
+                "World {} has {}; a world has 6 to 8.",
                 pack.id,
-                if n == 1 { "" } else { "s" }
+                crate::diag::wording::count(n, "level")
             ),
         ));
     }

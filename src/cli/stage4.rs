@@ -332,6 +332,7 @@ pub fn check(args: &CheckArgs) -> u8 {
             // Only the selected levels' diagnostics, plus the pack-wide ones.
             diags.retain(|d| d.level.as_ref().is_none_or(|l| chosen.contains(l)));
         }
+        crate::diag::note_causes(&mut diags, &text);
         crate::diag::sort(&mut diags);
         diags.dedup();
         if args.fix && SourceKind::of_path(&name) == SourceKind::Miau {
@@ -892,7 +893,8 @@ pub(crate) fn level_hint(files: &[PathBuf], id: &str) -> String {
 
 /// `check --fix`: writes the solver's route as `solution` and `steps` into
 /// the `.miau` file for every solved level whose record is missing or wrong
-/// (M337, M410, M411). Returns the levels fixed.
+/// (M337, M410, M411), except in levels whose findings may follow from a
+/// warning ([`crate::diag::levels_with_causes`]). Returns the levels fixed.
 fn fix_routes(
     path: &std::path::Path,
     text: &str,
@@ -901,10 +903,16 @@ fn fix_routes(
     diags: &[Diagnostic],
 ) -> Result<Vec<String>, String> {
     let mut records = Vec::new();
+    // A route found while a misspelt property (or another cause) changes how
+    // the level plays would write that effect down: it waits for the fix.
+    let caused = crate::diag::levels_with_causes(diags);
     for r in reports {
         let Some(route) = &r.route else {
             continue;
         };
+        if caused.contains(&r.level) {
+            continue;
+        }
         let Some(level) = pack.level(&r.level) else {
             continue;
         };

@@ -4,12 +4,15 @@
 //! the shells render them (terminal, JSON lines, SARIF, LSP). Nothing here does I/O.
 
 mod cap;
+mod cause;
 mod codes;
 pub mod github;
 pub mod render;
 pub mod sarif;
+pub mod wording;
 
 pub use cap::{Capped, MAX_PER_SCOPE};
+pub use cause::{CAUSES, is_stage4, levels_with_causes, note_causes};
 pub use codes::{CATALOGUE, CodeInfo};
 
 use crate::span::Span;
@@ -178,16 +181,11 @@ impl Diagnostic {
     }
 }
 
-/// Sort diagnostics into the order every output uses: by position, then code, then message.
+/// Sort diagnostics into the order every output uses: by position, then
+/// code, then message, with a level's stage 4 findings after its stage 1–3
+/// diagnostics (cause first, see [`note_causes`]).
 pub fn sort(diags: &mut [Diagnostic]) {
-    diags.sort_by(|a, b| {
-        (a.span.start, a.span.end, a.info.code, &a.message).cmp(&(
-            b.span.start,
-            b.span.end,
-            b.info.code,
-            &b.message,
-        ))
-    });
+    cause::sort(diags);
 }
 
 #[cfg(test)]

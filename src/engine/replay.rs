@@ -203,13 +203,7 @@ pub fn replay_to(
         let _ = writeln!(text, "{line}");
     }
     let result = end.result;
-    let turns_word = |n: usize| {
-        if n == 1 {
-            "1 turn".to_string()
-        } else {
-            format!("{n} turns")
-        }
-    };
+    let turns_word = |n: usize| crate::diag::wording::count(n, "turn");
     let _ = match &result {
         ReplayResult::Won { turns } => writeln!(text, "result: won in {}", turns_word(*turns)),
         ReplayResult::LostControl { turns } => {

@@ -100,6 +100,7 @@ pub fn level(board: &str) -> Level {
                     channel,
                     span: Default::default(),
                     part: Default::default(),
+                    legend: Default::default(),
                 });
             }
         }

@@ -81,7 +81,10 @@ pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckO
             Some((fewest, longest)) if fewest < longest => format!(
                 "solved in {longest} steps, not proven shortest (the shortest takes {fewest} to {longest}): {route}"
             ),
-            _ => format!("solved in {} steps: {route}", route.chars().count()),
+            _ => format!(
+                "solved in {}: {route}",
+                crate::diag::wording::count(route.chars().count(), "step")
+            ),
         },
         (None, None) => "checked".to_string(),
     };

@@ -383,8 +383,8 @@ fn legend_key(a: &Analysis, occ: &Occurrence) -> String {
     let uses = super::nav::references(a, occ.span.start as usize, false).len();
     let _ = write!(
         out,
-        "\n\nUsed in {uses} board cell{}.",
-        if uses == 1 { "" } else { "s" }
+        "\n\nUsed in {}.",
+        crate::diag::wording::count(uses, "board cell")
     );
     out
 }
@@ -406,11 +406,11 @@ fn level_header(a: &Analysis, occ: &Occurrence, checks: &BTreeMap<String, String
     let things = level.objects.len() - words;
     let _ = write!(
         out,
-        "\n\n{}×{} board, {words} word tile{}, {things} thing{}.",
+        "\n\n{}×{} board, {}, {}.",
         level.width,
         level.height,
-        if words == 1 { "" } else { "s" },
-        if things == 1 { "" } else { "s" }
+        crate::diag::wording::count(words, "word tile"),
+        crate::diag::wording::count(things, "thing")
     );
     if let Some(c) = &level.category {
         let _ = write!(out, " Category {}.", c.text);
@@ -418,8 +418,11 @@ fn level_header(a: &Analysis, occ: &Occurrence, checks: &BTreeMap<String, String
     if let Some(s) = &level.check.solution {
         let _ = write!(
             out,
-            " Recorded solution: {} steps.",
-            s.text.chars().filter(|c| !c.is_whitespace()).count()
+            " Recorded solution: {}.",
+            crate::diag::wording::count(
+                s.text.chars().filter(|c| !c.is_whitespace()).count(),
+                "step"
+            )
         );
     }
     let rules = rules_at_reset(a, i);

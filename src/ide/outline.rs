@@ -489,8 +489,8 @@ pub fn record_action(a: &Analysis, id: &str, route: &str) -> Option<RecordAction
         .collect();
     Some(RecordAction {
         title: format!(
-            "Record solution {route} ({steps} step{})",
-            if steps == 1 { "" } else { "s" }
+            "Record solution {route} ({})",
+            crate::diag::wording::count(steps, "step")
         ),
         edit: TextEdit {
             span: Span::new(start, end),

@@ -313,7 +313,7 @@ fn a_legend_key_in_capitals_is_named_and_never_paired() {
         titles,
         [
             "Replace with the legend key s (SHELL)",
-            "Allow in level door-trap"
+            "Allow undeclared-property-word (M301) in level door-trap"
         ],
         "{acts:?}"
     );

@@ -98,6 +98,7 @@ pub fn level(id: &str, ascii: &str) -> Result<Level, String> {
                 channel: None,
                 span: Default::default(),
                 part: Default::default(),
+                legend: Default::default(),
             });
         }
     }

@@ -1076,6 +1076,7 @@ impl Reader {
             channel: self.string(m.get("channel"), &at.key("channel")),
             span: Span::default(),
             part: Span::default(),
+            legend: Span::default(),
         })
     }
 
@@ -1134,7 +1135,7 @@ fn feature_evidence(level: &Level, f: &str) -> (String, String) {
             .iter()
             .find(|o| o.kind == Kind::Word && o.text == w)
             .map(|o| format!("the word {w} at column {}, row {}", o.x, o.y))
-            .unwrap_or_else(|| format!("a {w} word"))
+            .unwrap_or_else(|| format!("{} word", crate::diag::wording::with_article(w)))
     };
     match f {
         "automata" => {

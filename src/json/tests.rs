@@ -186,6 +186,7 @@ fn object(w: u32, h: u32) -> impl Strategy<Value = Object> {
             channel: if word { None } else { channel },
             span: Span::default(),
             part: Span::default(),
+            legend: Span::default(),
         })
 }
 

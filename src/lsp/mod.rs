@@ -369,8 +369,24 @@ impl Backend {
             let Some(a) = doc.analysis.clone() else {
                 return;
             };
-            let mut out: Vec<tower_lsp_server::ls_types::Diagnostic> = a
-                .diagnostics()
+            // Stages 1–3 and the still-current stage 4 findings, ordered and
+            // tied to their causes as `miauc check` prints them.
+            let mut all: Vec<Diagnostic> = a.diagnostics().to_vec();
+            for (id, s4) in &doc.stage4 {
+                let Some(i) = a.level_index(id) else { continue };
+                let Some((key, start)) = level_key(&a, i) else {
+                    continue;
+                };
+                if key != s4.key {
+                    continue;
+                }
+                all.extend(s4.diagnostics.iter().map(|d| shift(d, start as i64)));
+            }
+            if all.len() > a.diagnostics().len() {
+                crate::diag::note_causes(&mut all, a.text());
+                crate::diag::sort(&mut all);
+            }
+            let mut out: Vec<tower_lsp_server::ls_types::Diagnostic> = all
                 .iter()
                 .map(|d| lsp_diagnostic(&doc.uri, &a, d, enc, docs.as_deref()))
                 .collect();
@@ -384,24 +400,6 @@ impl Backend {
                     ),
                     ..Default::default()
                 });
-            }
-            for (id, s4) in &doc.stage4 {
-                let Some(i) = a.level_index(id) else { continue };
-                let Some((key, start)) = level_key(&a, i) else {
-                    continue;
-                };
-                if key != s4.key {
-                    continue;
-                }
-                for d in &s4.diagnostics {
-                    out.push(lsp_diagnostic(
-                        &doc.uri,
-                        &a,
-                        &shift(d, start as i64),
-                        enc,
-                        docs.as_deref(),
-                    ));
-                }
             }
             (doc.uri.clone(), doc.version, out)
         };
@@ -1022,7 +1020,10 @@ impl LanguageServer for MiauServer {
         let end = offset_of(&a, params.range.end, enc).max(start);
         let range = crate::span::Span::new(start, end);
         // "Record solution": for each level the range touches whose last
-        // check (of this very text) found a route the level doesn't record.
+        // check (of this very text) found a route the level doesn't record,
+        // unless a warning changes how the level plays (the route would
+        // record that warning's effect; `miauc check --fix` waits too).
+        let caused = crate::diag::levels_with_causes(a.diagnostics());
         let routes: Vec<(String, String)> = {
             let st = self.0.lock();
             st.docs
@@ -1030,6 +1031,7 @@ impl LanguageServer for MiauServer {
                 .map(|doc| {
                     doc.stage4
                         .iter()
+                        .filter(|(id, _)| !caused.contains(id.as_str()))
                         .filter_map(|(id, s4)| {
                             let i = a.level_index(id)?;
                             let whole = a.ast_levels().get(i)?.block.whole();

@@ -326,7 +326,7 @@ impl<'a> Scene<'a> {
             esc(&title)
         );
         let status = if s.won() {
-            format!("won in {} turns", snap.turn)
+            format!("won in {}", crate::diag::wording::count(snap.turn, "turn"))
         } else {
             format!("turn {}", snap.turn)
         };

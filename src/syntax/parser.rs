@@ -1056,13 +1056,48 @@ impl<'s> P<'s> {
     }
 
     /// Reports M105 for the innermost open block and closes blocks until one
-    /// that accepts a `kw` block is on top.
+    /// that accepts a `kw` block is on top. The fix writes a `}` for each
+    /// block closed, indented by its depth, where the next block starts: the
+    /// diagnostic marks the header, lines away, so its title and a label on
+    /// the next block's keyword say where.
     fn unclosed_until(&mut self, kw: &str, at: usize) {
-        if let Some(f) = self.stack.last() {
+        // The frames closed: from the top down to one that accepts `kw`,
+        // keeping the file's own frame.
+        let open = self
+            .stack
+            .iter()
+            .enumerate()
+            .skip(1)
+            .rev()
+            .take_while(|(_, f)| !accepts(f, kw))
+            .map(|(depth, _)| depth)
+            .collect::<Vec<_>>();
+        if let (Some(f), false) = (self.stack.last(), open.is_empty()) {
             let line_start = self.idx.line_start(self.idx.line_of(at)).unwrap_or(at);
-            let d = self
+            let line = self.line_no(at);
+            let keyword = self
+                .text
+                .get(at..)
+                .and_then(|t| t.find(kw))
+                .map_or(Span::point(at), |i| Span::new(at + i, at + i + kw.len()));
+            let braces: String = open
+                .iter()
+                .map(|&depth| format!("{}}}\n", "  ".repeat(depth - 1)))
+                .collect();
+            let title = if open.len() == 1 {
+                format!("Close the block before line {line}")
+            } else {
+                format!("Close the {} blocks before line {line}", open.len())
+            };
+            let mut d = self
                 .m105(f)
-                .with_fix("Close the block here", Span::point(line_start), "}\n");
+                .with_related(keyword, format!("`}}` expected before this {kw}"))
+                .with_fix(title, Span::point(line_start), braces);
+            // The blocks around it are left open too: one diagnostic, one fix.
+            for &depth in open.iter().skip(1) {
+                let outer = self.m105(&self.stack[depth]).message;
+                d.message = format!("{} {outer}", d.message);
+            }
             self.push_diag(d);
         }
         while self.stack.len() > 1 && !self.stack.last().is_some_and(|f| accepts(f, kw)) {
@@ -1727,8 +1762,9 @@ impl<'s> P<'s> {
                 continue;
             }
             let head = format!(
-                "Level {}, board row {y} is {found} cells wide, expected {expected}.",
-                l.id.text
+                "Level {}, board row {y} is {} wide, expected {expected}.",
+                l.id.text,
+                crate::diag::wording::count(found, "cell")
             );
             let d = if found < expected {
                 let at = row.span.end as usize;

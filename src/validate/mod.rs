@@ -12,7 +12,9 @@ pub mod suggest;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::diag::{self, Diagnostic, Severity};
-use crate::model::{Allowance, ENGINE_VERSION, Kind, Level, Named, Pack, RULES_VERSION, Step};
+use crate::model::{
+    Allowance, ENGINE_VERSION, Kind, Level, Named, Object, Pack, RULES_VERSION, Step,
+};
 use crate::span::Span;
 use limits::{is_id, is_reserved, is_token, utf16_len};
 use suggest::{did_you_mean, or_list};
@@ -22,6 +24,7 @@ pub fn validate(pack: &Pack) -> Vec<Diagnostic> {
     let mut v = Validator {
         diags: Vec::new(),
         pack_span: pack.span,
+        bad_nouns: HashMap::new(),
     };
     v.pack(pack);
     v.expressible(pack);
@@ -109,6 +112,9 @@ fn several_sentences(s: &str) -> bool {
 struct Validator {
     diags: Vec<Diagnostic>,
     pack_span: Span,
+    /// The M207 of each misspelt legend noun, by level and the noun's span:
+    /// one diagnostic per legend entry and level, however many cells use it.
+    bad_nouns: HashMap<(usize, Span), usize>,
 }
 
 /// The context of one level's checks.
@@ -169,6 +175,45 @@ impl Validator {
         let upper = word.text.to_uppercase();
         if is_token(&upper) && word.span != Span::default() {
             d = d.with_fix(format!("Write {upper}"), word.span, upper);
+        }
+        self.emit(d);
+        false
+    }
+
+    /// M207 for a thing whose legend entry writes its noun wrong (`y Key`):
+    /// reported once, at the noun in the legend, with every cell of the key
+    /// in its cells. The fix rewrites the legend's noun, so the cells stay
+    /// things; it is offered only when the capitals are a noun a thing may
+    /// have (`y Is` would become the core word IS, which names no thing).
+    fn legend_noun(&mut self, lv: &Lv<'_>, o: &Object, path: String, level: Option<&str>) -> bool {
+        if is_token(&o.text) {
+            return true;
+        }
+        if let Some(&at) = self.bad_nouns.get(&(lv.i, o.legend)) {
+            self.diags[at].cells.push((o.x, o.y));
+            return false;
+        }
+        self.bad_nouns.insert((lv.i, o.legend), self.diags.len());
+        let upper = o.text.to_uppercase();
+        let mut d = Diagnostic::new(
+            "M207",
+            o.legend,
+            format!(
+                "The legend's thing {} isn't a noun: nouns are capital letters, digits, '_' and '-', starting with a letter.",
+                if o.text.is_empty() { "(empty)" } else { &o.text }
+            ),
+        )
+        .with_path(path)
+        .with_cell(o.x, o.y);
+        if let Some(l) = level.filter(|l| !l.is_empty()) {
+            d = d.with_level(l);
+        }
+        if is_token(&upper) && !is_reserved(&upper) {
+            d = d.with_fix(
+                format!("Write the noun {upper} in the legend"),
+                o.legend,
+                upper,
+            );
         }
         self.emit(d);
         false
@@ -714,22 +759,27 @@ impl Validator {
                 );
                 self.emit(at(d));
             }
-            let field = if o.kind == Kind::Word { "text" } else { "noun" };
-            let word = Named {
-                text: o.text.clone(),
-                span: o.span,
+            let ok = if o.kind == Kind::Thing && o.legend != Span::default() {
+                self.legend_noun(&lv, o, lv.path(&format!("{path}.noun")), lid)
+            } else {
+                let field = if o.kind == Kind::Word { "text" } else { "noun" };
+                let word = Named {
+                    text: o.text.clone(),
+                    span: o.written(),
+                };
+                let ok = self.token(
+                    &word,
+                    lv.level.span,
+                    lv.path(&format!("{path}.{field}")),
+                    lid,
+                );
+                if let Some(last) = self.diags.last_mut()
+                    && !ok
+                {
+                    last.cells.push((o.x, o.y));
+                }
+                ok
             };
-            let ok = self.token(
-                &word,
-                lv.level.span,
-                lv.path(&format!("{path}.{field}")),
-                lid,
-            );
-            if let Some(last) = self.diags.last_mut()
-                && !ok
-            {
-                last.cells.push((o.x, o.y));
-            }
             match o.kind {
                 Kind::Word => {
                     if o.channel.is_some() {
@@ -1184,7 +1234,8 @@ impl Validator {
                     a.span,
                     &format!("{base}.pattern"),
                     format!(
-                        "Level {name}, automaton {id}: the pattern has {n} steps; it needs 1 to 32."
+                        "Level {name}, automaton {id}: the pattern has {}; it needs 1 to 32.",
+                        crate::diag::wording::count(n, "step")
                     ),
                 );
                 self.emit(d);
