@@ -650,8 +650,8 @@ fn lower_level(
         if more > 0 {
             let d = &mut diags[at];
             d.message.push_str(&format!(
-                " {k} is in {} more of this board too.",
-                crate::diag::wording::count(more, "cell")
+                " {k} is in {} of this board too.",
+                crate::diag::wording::count(more, "more cell")
             ));
         }
     }
