@@ -414,6 +414,7 @@ pub fn strip(mut p: Pack) -> Pack {
         for o in &mut l.objects {
             o.span = z;
             o.part = z;
+            o.legend = z;
         }
         l.terrain_span = z;
     }
