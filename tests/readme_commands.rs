@@ -101,3 +101,35 @@ fn the_neovim_parser_command_works_on_a_fresh_clone() {
     assert!(std::fs::metadata(&built).unwrap().len() > 0);
     let _ = std::fs::remove_dir_all(&clone);
 }
+
+/// The lines of one `[section]` of a TOML file, up to the next section.
+fn toml_section<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
+    let header = format!("[{name}]");
+    text.lines()
+        .skip_while(|l| l.trim() != header)
+        .skip(1)
+        .take_while(|l| !l.trim_start().starts_with('['))
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+#[test]
+fn the_installed_binary_is_stripped_and_profiling_keeps_line_tables() {
+    // What `cargo install --locked` builds: no debug information, stripped
+    // (81 MB with line tables, 24 MB without); profiling has its own profile.
+    let manifest = read("Cargo.toml");
+    let release = toml_section(&manifest, "profile.release");
+    assert!(release.contains(&"strip = true"), "{release:?}");
+    assert!(release.contains(&"debug = false"), "{release:?}");
+    let profiling = toml_section(&manifest, "profile.profiling");
+    assert!(
+        profiling.contains(&"inherits = \"release\""),
+        "{profiling:?}"
+    );
+    assert!(
+        profiling.contains(&"debug = \"line-tables-only\""),
+        "{profiling:?}"
+    );
+    assert!(read("docs/performance.md").contains("--profile\nprofiling"));
+}
