@@ -586,42 +586,36 @@ impl App {
     fn ascii_texts(&self, cap: Option<usize>) -> Vec<String> {
         let g = self.session.game();
         let s = &self.session.current().state;
-        let w = usize::from(g.width);
-        let cut = |text: &str| match cap {
-            Some(c) => text.chars().take(c).collect(),
-            None => text.to_string(),
-        };
-        let mut cells: Vec<Vec<String>> = vec![Vec::new(); w * usize::from(g.height)];
-        for pass_words in [false, true] {
-            for (i, info) in g.ents.iter().enumerate() {
-                let e = i as u16;
-                let (Some(t), Some((x, y))) = (g.noun(s, e), g.pos(s, e)) else {
-                    continue;
-                };
-                if info.word != pass_words {
-                    continue;
-                }
-                let name = g.name(t);
-                let text = if !info.word {
-                    self.keys
-                        .get(name, g.channel_name(e))
-                        .unwrap_or_else(|| cut(&name.to_ascii_lowercase()))
-                } else if info.fixed && cap.is_none() {
-                    format!("{name}!")
-                } else {
-                    cut(name)
-                };
-                cells[usize::from(y) * w + usize::from(x)].push(text);
+        let cut = |text: &str| -> String {
+            match cap {
+                Some(c) => text.chars().take(c).collect(),
+                None => text.to_string(),
             }
+        };
+        // The engine's cells, with an unkeyed thing's name cut here; the
+        // words (the parts starting with a capital: no legend key does) are
+        // cut afterwards and lose their fixed mark.
+        let key_of = |noun: &str, channel: Option<&str>| {
+            Some(
+                self.keys
+                    .get(noun, channel)
+                    .unwrap_or_else(|| cut(&noun.to_ascii_lowercase())),
+            )
+        };
+        let texts = g.cell_texts(s, &key_of);
+        if cap.is_none() {
+            return texts;
         }
-        cells
+        texts
             .into_iter()
-            .map(|c| {
-                if c.is_empty() {
-                    ".".to_string()
-                } else {
-                    c.join("+")
-                }
+            .map(|cell| {
+                cell.split('+')
+                    .map(|part| match part.chars().next() {
+                        Some(c) if c.is_ascii_uppercase() => cut(part.trim_end_matches('!')),
+                        _ => part.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("+")
             })
             .collect()
     }
