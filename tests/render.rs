@@ -156,12 +156,11 @@ fn gif_has_one_frame_per_turn_plus_reset() {
     )));
     let level = pack.level("door-stop").unwrap();
     let route = level.check.solution.as_ref().unwrap().text.clone();
-    let (svgs, stop) = miau::render::route_svgs(&pack, level, &route);
+    let (bytes, stop) = miau::render::route_gif(&pack, level, &route, 40).unwrap();
     assert!(stop.is_none());
-    let bytes = miau::render::raster::gif(&svgs, 40).unwrap();
     assert_eq!(
         bytes,
-        miau::render::raster::gif(&svgs, 40).unwrap(),
+        miau::render::route_gif(&pack, level, &route, 40).unwrap().0,
         "same bytes twice"
     );
     let mut opts = gif::DecodeOptions::new();

@@ -571,46 +571,8 @@ impl<'a> Scene<'a> {
 /// Where a route stopped early: the 1-based input position and why.
 pub type Stop = (usize, String);
 
-/// The SVG of every snapshot of `level` played along `moves` from reset
-/// (reset first, then one per accepted turn), all of one size, and where
-/// the route stopped early if it did.
-pub fn route_svgs(pack: &Pack, level: &Level, moves: &str) -> (Vec<String>, Option<Stop>) {
-    let mut session = crate::session::Session::new(level);
-    let stop = session.play_route(moves).err();
-    let game = session.game();
-    let scene = Scene::new(pack, level, game);
-    let last = session.history().len() - 1;
-    let opts_for = |i: usize| Options {
-        note: if i == last {
-            stop.as_ref()
-                .map(|(n, why)| format!("input {n} refused: {why}"))
-        } else {
-            None
-        },
-        min_height: 0,
-    };
-    let height = session
-        .history()
-        .iter()
-        .enumerate()
-        .map(|(i, s)| scene.size(s, &opts_for(i)).1)
-        .max()
-        .unwrap_or(0);
-    let svgs = session
-        .history()
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let mut o = opts_for(i);
-            o.min_height = height;
-            scene.svg(s, &o)
-        })
-        .collect();
-    (svgs, stop)
-}
-
 /// The animated GIF of `level` played along `moves` (reset first, then one
-/// frame per accepted turn, as [`route_svgs`] draws them) and where the
+/// frame per accepted turn, all of the tallest frame's height) and where the
 /// route stopped early. Frames are drawn and encoded one at a time, and a
 /// GIF past [`raster::MAX_GIF_PIXELS`] is refused before the route is
 /// played, so memory and time stay bounded whatever the route's length.

@@ -136,22 +136,6 @@ pub fn gif_frames(
     Ok(out)
 }
 
-/// An animated GIF, one frame per SVG (all of one size, the first's), as
-/// [`gif_frames`] draws it.
-pub fn gif(frames: &[String], delay_cs: u16) -> Result<Vec<u8>, String> {
-    let first = frames.first().ok_or("no frames")?;
-    let size = svg_size(first)?;
-    gif_frames(frames.len(), size, |i| frames[i].clone(), delay_cs)
-}
-
-/// The size an SVG document declares, in whole pixels.
-pub fn svg_size(svg: &str) -> Result<(u32, u32), String> {
-    let opt = usvg::Options::default();
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("unreadable SVG: {e}"))?;
-    let size = tree.size().to_int_size();
-    Ok((size.width(), size.height()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
