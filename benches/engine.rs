@@ -3,6 +3,7 @@
 //! Prints the median steps per second of replaying each published route (fast
 //! path, as the solver calls it) and the states per second of a plain
 //! breadth-first search that reproduces the route.
+#![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
 
 use miau::engine::testkit;
 use std::time::Instant;

@@ -2,6 +2,7 @@
 //! serde_json parsing the JSON they produce (target: at most 3×), and stages 1–3
 //! on a 64-level pack against `build` alone (target: at most 5×), measured in the
 //! same process. Run with `cargo bench --bench front_end`.
+#![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
 
 use miau::compile::{self, SourceKind};
 use std::hint::black_box;

@@ -6,6 +6,7 @@
 //! doubles, quadratic quadruples).
 //!
 //! Run with `cargo bench --bench ide_growth` (release build).
+#![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
 
 #[path = "../tests/long_row/mod.rs"]
 mod long_row;

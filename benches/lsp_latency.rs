@@ -4,6 +4,7 @@
 //! percentile, worst), plus a cold analysis of the whole pack for scale.
 //!
 //! Run with `cargo bench --bench lsp_latency` (release build).
+#![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
 
 use futures::StreamExt;
 use serde_json::{Value, json};

@@ -31,6 +31,8 @@
 //! `MIAU_BENCH_BIG=1` adds the 100 M-state exhaustive proof;
 //! `MIAU_BENCH_RUNS=n` runs every level `n` times (one core and all cores
 //! in turn; medians, and the spread of the paired speed-ups).
+#![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
+#![allow(unsafe_code, reason = "malloc_trim before each peak-memory reading")]
 
 use miau::compile::{SourceKind, compile};
 use miau::engine::{Game, testkit};

@@ -3,6 +3,7 @@
 //! Everything here is a thin shell over the core: it reads files, calls the
 //! pipeline, and prints. Exit status: 0 when all holds, 1 on errors (or on
 //! warnings with `--deny warnings`), 2 on usage errors.
+#![allow(clippy::print_stdout, reason = "the command line prints")]
 
 use crate::compile::{self, SourceKind};
 use crate::diag::render::{self, SourceFile};

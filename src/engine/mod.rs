@@ -26,8 +26,6 @@ mod turn;
 mod vocab;
 
 #[cfg(test)]
-mod conformance;
-#[cfg(test)]
 mod proptests;
 
 pub use game::{Auto, EntId, EntInfo, Game, PairDef};

@@ -95,6 +95,7 @@ pub struct Layer {
 /// move apart 15 and more.
 #[cfg(not(test))]
 pub const PACK_FROM: usize = 8;
+/// [`PACK_FROM`] in the library's own tests.
 // The library's own searches are small: most of their segments are
 // compressed, so the property tests against the plain searches read
 // compressed chunks too.

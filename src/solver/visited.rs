@@ -33,6 +33,7 @@
 //! cache misses: slot, then fingerprint) is probed. A cache hit is a stored
 //! state, so answers are those of the table alone. The cache is kept only
 //! once the table outgrows the L2 cache; below that it would save nothing.
+#![allow(unsafe_code, reason = "madvise and prefetch, with SAFETY notes")]
 
 /// Whether an insert found a new state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
