@@ -618,3 +618,52 @@ fn a_document_mentioning_content_length_across_a_read_is_not_dropped() {
         "{d}"
     );
 }
+
+#[test]
+fn a_deep_tree_a_link_loop_and_a_huge_file_in_the_workspace() {
+    let dir = std::env::temp_dir().join(format!("miau-lsp-deep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Directories nested as deep as a path may name (about two thousand),
+    // a pack with a mistake at the bottom.
+    let mut deep = dir.clone();
+    while deep.as_os_str().len() < 4000 {
+        deep.push("d");
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(deep.join("x.miau"), "pack x {\n").unwrap();
+    // Two links naming each other, and a file of 64 GiB (sparse: nothing
+    // is written) that reading before checking its size would never finish.
+    std::os::unix::fs::symlink("loop2.miau", dir.join("loop1.miau")).unwrap();
+    std::os::unix::fs::symlink("loop1.miau", dir.join("loop2.miau")).unwrap();
+    let huge = std::fs::File::create(dir.join("huge.miau")).unwrap();
+    huge.set_len(64 << 30).unwrap();
+    drop(huge);
+    let start = Instant::now();
+    let mut s = initialized_in(&dir, json!({}));
+    let deep_uri = format!("file://{}/x.miau", deep.display());
+    let published = s.notification(30, |v| {
+        v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == deep_uri
+    });
+    assert!(
+        !published["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    s.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }));
+    assert_eq!(s.response(2, 10)["result"], Value::Null);
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        !s.backlog.iter().any(|v| v["params"]["uri"]
+            .as_str()
+            .is_some_and(|u| u.contains("huge") || u.contains("loop"))),
+        "{:?}",
+        s.backlog
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
