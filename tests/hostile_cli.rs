@@ -471,8 +471,10 @@ fn check_refuses_json_that_miau_cannot_write() {
 
 /// `miauc` with its address space capped at `mib` MiB (`ulimit -v`) and
 /// killed after `limit`: a run whose memory follows a huge input fails
-/// instead of taking the machine.
+/// instead of taking the machine. Its output is read while it runs, so a
+/// long report can't fill a pipe and stall it.
 fn miauc_capped(mib: u64, args: &[&str], limit: Duration) -> Output {
+    use std::io::Read;
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(format!("ulimit -v {}; exec \"$0\" \"$@\"", mib * 1024))
@@ -483,10 +485,19 @@ fn miauc_capped(mib: u64, args: &[&str], limit: Duration) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("sh runs");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = r.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("stderr")));
     let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
         }
         if start.elapsed() > limit {
             let _ = child.kill();
@@ -494,6 +505,11 @@ fn miauc_capped(mib: u64, args: &[&str], limit: Duration) -> Output {
             panic!("miauc {args:?} still ran after {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
     }
 }
 
