@@ -2,6 +2,8 @@
 //! and edits one character 200 times; printed are the times from each
 //! `didChange` to the `publishDiagnostics` of that version (median, 95th
 //! percentile, worst), plus a cold analysis of the whole pack for scale.
+//! The same is then measured on a one-level pack (the first level of the
+//! bundled Crate Works pack), where the fixed costs of a change show.
 //!
 //! Run with `cargo bench --bench lsp_latency` (release build).
 #![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
@@ -15,8 +17,9 @@ use tower_lsp_server::jsonrpc::Request;
 
 const URI: &str = "file:///bench/sixty-four.miau";
 
-/// A 64-level pack: the bundled Crate Works levels, repeated under new ids.
-fn pack() -> String {
+/// A pack of `count` levels: the bundled Crate Works levels, repeated under
+/// new ids.
+fn pack(count: usize) -> String {
     let src = include_str!("../packs/crate-works.miau");
     let first = src.find("\nlevel ").expect("levels") + 1;
     let (head, rest) = src.split_at(first);
@@ -28,7 +31,7 @@ fn pack() -> String {
         levels.push(&rest[w[0]..w[1]]);
     }
     let mut out = head.to_string();
-    for i in 0..64 {
+    for i in 0..count {
         let l = levels[i % levels.len()];
         let id_end = l.find(" {").unwrap_or(6);
         out.push_str(&format!("{}-{i}{}", &l[..id_end], &l[id_end..]));
@@ -45,7 +48,14 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn main() {
-    let text = pack();
+    for count in [64, 1] {
+        measure(&pack(count));
+    }
+}
+
+/// Open `text`, edit it 200 times, print the figures.
+fn measure(text: &str) {
+    let text = text.to_string();
     let t = Instant::now();
     let a = miau::ide::Analysis::new(&text, usize::MAX);
     let cold = t.elapsed();

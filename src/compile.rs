@@ -49,16 +49,61 @@ impl Compiled {
 
     /// Ids of levels that have an error of their own: stages 3 and 4 skip them.
     pub fn levels_with_errors(&self) -> Vec<String> {
-        let mut ids: Vec<String> = self
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .filter_map(|d| d.level.clone())
-            .collect();
-        ids.sort();
-        ids.dedup();
-        ids
+        levels_with_errors(&self.diagnostics)
     }
+}
+
+/// Codes of pack errors that stop the game loading the pack at all: stages 3
+/// and 4 skip the whole pack (catalogue 1.1, gating). M211, too many levels,
+/// is one: the game refuses such a pack whole.
+const PACK_FATAL: &[&str] = &["M205", "M211", "M228", "M229"];
+
+/// Whether `code` is a pack error that stops stages 3 and 4 for the whole
+/// pack (catalogue 1.1, gating): the one list the CLI, the editor and
+/// [`analyse`] read.
+pub fn is_pack_fatal(code: &str) -> bool {
+    PACK_FATAL.contains(&code)
+}
+
+/// Ids of the levels that have an error of their own among `diags`, sorted
+/// and without repeats: stages 3 and 4 skip them.
+pub fn levels_with_errors(diags: &[Diagnostic]) -> Vec<String> {
+    let mut ids: Vec<String> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter_map(|d| d.level.clone())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// What stage 3 may look at after stages 1 and 2 reported `diags`: `None`
+/// when the pack is fatal (stage 3 doesn't run), else the levels it skips.
+pub fn stage3_skips(diags: &[Diagnostic]) -> Option<Vec<String>> {
+    if diags.iter().any(|d| is_pack_fatal(d.code())) {
+        return None;
+    }
+    Some(levels_with_errors(diags))
+}
+
+/// Join stage 3's findings to the diagnostics of stages 1 and 2: the
+/// rewrites that need the syntax tree (a `.miau` source's `file`), then the
+/// one order and no repeats. Used by [`analyse`] and the editor alike.
+pub fn add_stage3(
+    diags: &mut Vec<Diagnostic>,
+    mut stage3: Vec<Diagnostic>,
+    file: Option<&ast::File>,
+    text: &str,
+) {
+    if let Some(file) = file {
+        for d in &mut stage3 {
+            name_the_legend_key_of_a_word(d, file, text);
+        }
+    }
+    diags.extend(stage3);
+    diag::sort(diags);
+    diags.dedup();
 }
 
 /// Turn raw bytes into text. Bytes that aren't UTF-8 get an M114 at the first bad
@@ -106,8 +151,10 @@ fn compile_keeping_tree(text: &str, kind: SourceKind) -> (Option<ast::File>, Com
 /// same diagnostics with the same rewrites.
 pub fn stages_1_2(text: &str) -> (ast::File, Pack, Vec<Diagnostic>) {
     let (file, mut diags) = crate::syntax::parse(text);
-    let (pack, lower_diags) = crate::lower::lower(&file);
+    let max = crate::validate::limits::MAX_LEVELS;
+    let (pack, lower_diags) = crate::lower::lower_at_most(&file, max);
     diags.extend(lower_diags);
+    diags.extend(levels_left_out(&file, max));
     let mut stage2 = crate::validate::validate(&pack);
     stage2.retain(|d| !is_misspelt_missing_field(d, &diags, &file));
     diags.extend(stage2);
@@ -116,6 +163,22 @@ pub fn stages_1_2(text: &str) -> (ast::File, Pack, Vec<Diagnostic>) {
         point_at_the_accent(d, &file);
     }
     (file, pack, diags)
+}
+
+/// M211 when the file has more than `max` levels: the levels past it are
+/// not lowered, validated or analysed, so this is the only word on them.
+fn levels_left_out(file: &ast::File, max: usize) -> Option<Diagnostic> {
+    let mut levels = file.items.iter().filter_map(|i| match i {
+        ast::Item::Level(l) => Some(l),
+        _ => None,
+    });
+    let past = levels.nth(max)?;
+    let count = max + 1 + levels.count();
+    let span = Span::new(
+        past.block.header.start as usize,
+        past.id.span.end.max(past.block.header.start) as usize,
+    );
+    Some(crate::validate::too_many_levels(count, span))
 }
 
 /// An M224 (an accent that isn't one of the six) points at the accent as
@@ -376,29 +439,13 @@ fn key_in_any_case(
         })
 }
 
-/// Codes of pack errors that stop the game loading the pack at all: stages 3
-/// and 4 skip the whole pack (catalogue 1.1, gating).
-const PACK_FATAL: &[&str] = &["M205", "M228", "M229"];
-
 /// Stages 1 to 3: [`compile`], then the semantic analysis of every level that
 /// has no error of its own (catalogue 1.1, gating).
 pub fn analyse(text: &str, kind: SourceKind) -> Compiled {
     let (tree, mut compiled) = compile_keeping_tree(text, kind);
-    let fatal = compiled
-        .diagnostics
-        .iter()
-        .any(|d| PACK_FATAL.contains(&d.code()));
-    if let (Some(pack), false) = (&compiled.pack, fatal) {
-        let skip = compiled.levels_with_errors();
-        let mut stage3 = crate::analysis::analyse(pack, &skip);
-        if let Some(file) = &tree {
-            for d in &mut stage3 {
-                name_the_legend_key_of_a_word(d, file, text);
-            }
-        }
-        compiled.diagnostics.extend(stage3);
-        diag::sort(&mut compiled.diagnostics);
-        compiled.diagnostics.dedup();
+    if let (Some(pack), Some(skip)) = (&compiled.pack, stage3_skips(&compiled.diagnostics)) {
+        let stage3 = crate::analysis::analyse(pack, &skip);
+        add_stage3(&mut compiled.diagnostics, stage3, tree.as_ref(), text);
     }
     compiled
 }

@@ -142,6 +142,14 @@ fn named(i: &ast::Ident) -> Named {
 
 /// Lowers a parsed file to the pack model. Diagnostics: M109, M110, M115, M210.
 pub fn lower(file: &ast::File) -> (model::Pack, Vec<Diagnostic>) {
+    lower_at_most(file, usize::MAX)
+}
+
+/// [`lower`], stopping after the first `max_levels` levels: a pack holds a
+/// bounded number of levels, and a file of a million must not cost a
+/// million models. The caller reports the levels left out; with some left
+/// out, no legend key is reported unused (a level not lowered may use it).
+pub fn lower_at_most(file: &ast::File, max_levels: usize) -> (model::Pack, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut pack = model::Pack::default();
     if let Some(h) = &file.pack {
@@ -227,13 +235,21 @@ pub fn lower(file: &ast::File) -> (model::Pack, Vec<Diagnostic>) {
     }
 
     let mut pack_used: HashSet<String> = HashSet::new();
-    for item in &file.items {
-        if let Item::Level(l) = item {
-            let level = lower_level(l, &pack_legend, &mut pack_used, &all_keys, file, &mut diags);
-            pack.levels.push(level);
+    let levels = file.items.iter().filter_map(|item| match item {
+        Item::Level(l) => Some(l),
+        _ => None,
+    });
+    let mut left_out = false;
+    for (i, l) in levels.enumerate() {
+        if i >= max_levels {
+            left_out = true;
+            break;
         }
+        let level = lower_level(l, &pack_legend, &mut pack_used, &all_keys, file, &mut diags);
+        pack.levels.push(level);
     }
-    for k in &pack_order {
+    let unused = if left_out { &[][..] } else { &pack_order[..] };
+    for k in unused {
         if !pack_used.contains(k) {
             let e = &pack_legend[k];
             diags.push(

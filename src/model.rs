@@ -230,6 +230,12 @@ pub struct CheckMeta {
     pub steps: Option<u64>,
 }
 
+/// The reason the "Allow … in level" fix writes, for the author to replace:
+/// the editor selects it, and stage 2 reports it (M239) until it is
+/// replaced, so an allowance never ships without a reason. It lives with
+/// the model because stage 2, stage 3 and the editor all read it.
+pub const REASON_PLACEHOLDER: &str = "say why this is by design";
+
 /// `allow CODE "reason"`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Allowance {

@@ -468,3 +468,132 @@ fn check_refuses_json_that_miau_cannot_write() {
         assert!(!target.exists(), "{file}: nothing is written");
     }
 }
+
+/// `miauc` with its address space capped at `mib` MiB (`ulimit -v`) and
+/// killed after `limit`: a run whose memory follows a huge input fails
+/// instead of taking the machine. Its output is read while it runs, so a
+/// long report can't fill a pipe and stall it.
+fn miauc_capped(mib: u64, args: &[&str], limit: Duration) -> Output {
+    use std::io::Read;
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {}; exec \"$0\" \"$@\"", mib * 1024))
+        .arg(env!("CARGO_BIN_EXE_miauc"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = r.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("stderr")));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("miauc {args:?} still ran after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
+    }
+}
+
+/// Pack JSON of `n` empty levels, the first with the id `lv`: every level
+/// is an error of its own (no title, no board).
+fn many_empty_levels(n: usize) -> String {
+    let mut text = String::from(
+        "{\"manifest\":{\"id\":\"many\",\"name\":\"Many\",\"version\":\"1.0.0\",\"engine\":1},\"levels\":[{\"id\":\"lv\"}",
+    );
+    for _ in 1..n {
+        text.push_str(",{}");
+    }
+    text.push_str("]}");
+    text
+}
+
+/// A pack of a quarter of a million empty levels (each an error) costs what
+/// its first 64 do: one M211 counts them, no level past the 64th is read,
+/// and every command answers with a bounded report under a 1 GiB cap (the
+/// levels once cost 8 KB each and ran out of memory).
+#[test]
+fn a_pack_of_many_broken_levels_stops_at_the_level_limit() {
+    let dir = temp_dir("many-levels");
+    let json = dir.join("many.json");
+    std::fs::write(&json, many_empty_levels(250_000)).unwrap();
+    let target = dir.join("many.miau");
+    let runs: [(&str, Vec<&str>); 6] = [
+        ("check", vec!["check", s(&json)]),
+        (
+            "check --format json",
+            vec!["check", s(&json), "--format", "json"],
+        ),
+        ("import", vec!["import", s(&json), "-o", s(&target)]),
+        ("catalogue", vec!["catalogue", s(&json)]),
+        ("solve", vec!["solve", s(&json), "--level", "lv"]),
+        ("render", vec!["render", s(&json), "--level", "lv"]),
+    ];
+    for (what, args) in runs {
+        let out = miauc_capped(1024, &args, Duration::from_secs(60));
+        let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{what}: {}",
+            &all[..all.len().min(2000)]
+        );
+        assert!(
+            all.contains("M211") && all.contains("The pack has 250000 levels"),
+            "{what}: {}",
+            &all[..all.len().min(2000)]
+        );
+        // The first 64 levels' errors and the limit: kilobytes, not the
+        // 250,000 levels' megabytes.
+        assert!(all.len() < 256 * 1024, "{what}: {} bytes", all.len());
+    }
+    assert!(!target.exists(), "import wrote nothing");
+}
+
+/// The same in `.miau`: a file of 100,000 levels with a syntax error each
+/// reports the limit and a capped list of the parser's diagnostics.
+#[test]
+fn a_source_of_many_broken_levels_reports_a_capped_list() {
+    let dir = temp_dir("many-miau-levels");
+    let file = dir.join("many.miau");
+    let mut text = String::from(
+        "pack many {\n  name \"Many\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}\n\n",
+    );
+    for i in 0..100_000 {
+        text.push_str(&format!("level l{i} {{ ? }}\n"));
+    }
+    std::fs::write(&file, text).unwrap();
+    let out = miauc_capped(
+        1024,
+        &["check", s(&file), "--format", "json"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines = stdout.lines().count();
+    assert!(
+        stdout.contains("\"M211\""),
+        "{}",
+        &stdout[..stdout.len().min(2000)]
+    );
+    assert!(stdout.contains("more problems in this file were left out"));
+    assert!(lines < 4 * 1024, "{lines} diagnostics");
+}

@@ -667,3 +667,41 @@ fn a_deep_tree_a_link_loop_and_a_huge_file_in_the_workspace() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A 1 MB document of levels that each hold a mistake: the server publishes
+/// a bounded list (the level limit, M211, and the parser's capped list)
+/// within seconds, where it once took half a minute and 1.4 GB.
+#[test]
+fn a_megabyte_of_broken_levels_publishes_a_bounded_list() {
+    let mut text = String::from(
+        "pack many {\n  name \"Many\"\n  version \"1.0.0\"\n  engine 1\n  rules 2\n}\n\n",
+    );
+    let mut i = 0;
+    while text.len() < 1 << 20 {
+        text.push_str(&format!("level l{i} {{ ? }}\n"));
+        i += 1;
+    }
+    let mut s = initialized();
+    let uri = "file:///hostile/many.miau";
+    s.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": { "uri": uri, "languageId": "miau", "version": 1, "text": text } } }),
+    );
+    let published = s.notification(30, |v| {
+        v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri
+    });
+    let diags = published["params"]["diagnostics"]
+        .as_array()
+        .expect("a list")
+        .clone();
+    assert!(diags.len() <= 4 * 1024, "{} diagnostics", diags.len());
+    assert!(
+        diags.iter().any(|d| d["code"] == "M211"
+            && d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(&format!("The pack has {i} levels")))),
+        "no M211 among {} diagnostics",
+        diags.len()
+    );
+    assert!(exit_status(s).code().is_some());
+}

@@ -8,13 +8,8 @@
 //! neither is reported here.
 
 use crate::diag::{Diagnostic, Severity};
-use crate::model::Pack;
+use crate::model::{Pack, REASON_PLACEHOLDER};
 use crate::span::Span;
-
-/// The reason the "Allow … in level" fix writes, for the author to replace:
-/// the editor selects it, and M239 reports it until it is replaced, so an
-/// allowance never ships without a reason.
-pub const REASON_PLACEHOLDER: &str = "say why this is by design";
 
 /// Downgrade allowed diagnostics and offer "Allow … in level" on the others.
 pub fn apply(pack: &Pack, diags: &mut [Diagnostic]) {

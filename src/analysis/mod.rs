@@ -45,34 +45,67 @@ pub fn analyse(pack: &Pack, skip_levels: &[String]) -> Vec<Diagnostic> {
 /// [`analyse`] with another source of resets: tests pass hand-built
 /// [`ResetView`]s, and a caller without an engine can pass `|_| None`, which
 /// leaves out every check that needs the reset.
+///
+/// The composition of stage 3: [`pack_checks`], [`level_checks`] of every
+/// level not skipped, then [`finish`]. The editor calls the same three,
+/// caching each level's checks.
 pub fn analyse_with(
     pack: &Pack,
     skip_levels: &[String],
     reset: &dyn Fn(&Level) -> Option<ResetView>,
 ) -> Vec<Diagnostic> {
     let nouns = words::NounSet::of(pack);
-    let mut out = Vec::new();
-    words::pack_checks(pack, &mut out);
-    presentation::pack_checks(pack, &nouns, &mut out);
-    world::check(pack, &mut out);
+    let mut out = pack_checks(pack, &nouns);
     for level in &pack.levels {
         if skip_levels.contains(&level.id.text) {
             continue;
         }
         let view = reset(level);
-        let ctx = board::LevelCtx::new(pack, level, &nouns, view.as_ref());
-        words::level_checks(&ctx, &mut out);
-        if let Some(view) = view.as_ref() {
-            reset::level_checks(&ctx, view, &mut out);
-        }
-        reset::stack_checks(&ctx, &mut out);
-        pins::level_checks(&ctx, &mut out);
-        mechanisms::level_checks(&ctx, &mut out);
-        presentation::level_checks(&ctx, &mut out);
+        out.extend(level_checks(pack, level, &nouns, view.as_ref()));
     }
-    allow::apply(pack, &mut out);
-    sort(pack, &mut out);
+    finish(pack, &mut out);
     out
+}
+
+/// The pack-wide checks of stage 3 (the pack's words, presentation and
+/// world), unsorted and before allowances.
+pub fn pack_checks(pack: &Pack, nouns: &words::NounSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    words::pack_checks(pack, &mut out);
+    presentation::pack_checks(pack, nouns, &mut out);
+    world::check(pack, &mut out);
+    out
+}
+
+/// The stage 3 checks of one level of `pack`, given the pack's nouns and the
+/// level's reset (`None` when the engine can't take the level: the checks
+/// that need the reset are left out). Unsorted and before allowances. They
+/// read only the level, the pack header and the pack's noun set, so a
+/// caller may keep the result while those are unchanged.
+pub fn level_checks(
+    pack: &Pack,
+    level: &Level,
+    nouns: &words::NounSet,
+    reset: Option<&ResetView>,
+) -> Vec<Diagnostic> {
+    let ctx = board::LevelCtx::new(pack, level, nouns, reset);
+    let mut out = Vec::new();
+    words::level_checks(&ctx, &mut out);
+    if let Some(view) = reset {
+        reset::level_checks(&ctx, view, &mut out);
+    }
+    reset::stack_checks(&ctx, &mut out);
+    pins::level_checks(&ctx, &mut out);
+    mechanisms::level_checks(&ctx, &mut out);
+    presentation::level_checks(&ctx, &mut out);
+    out
+}
+
+/// The last step of stage 3: allowances applied to what the checks found,
+/// then the deterministic order.
+pub fn finish(pack: &Pack, diags: &mut [Diagnostic]) {
+    allow::apply(pack, diags);
+    sort(pack, diags);
 }
 
 /// Deterministic order: by level (pack-wide first, then pack order), then span,

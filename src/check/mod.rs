@@ -108,16 +108,20 @@ pub fn skipped_levels(pack: &Pack, levels: &[&str], earlier: &[Diagnostic]) -> V
                 Some(c) if !c.is_empty() => c.iter().copied().collect::<Vec<_>>().join(", "),
                 _ => "the pack doesn't load".to_string(),
             };
-            Some(
-                Diagnostic::new(
-                    "M416",
-                    span,
-                    format!("Level {level} wasn't checked: fix its errors first ({list})."),
-                )
-                .with_level(level),
-            )
+            Some(not_checked(level, span, &list))
         })
         .collect()
+}
+
+/// The one M416: level `level` (at `span`, its header) wasn't checked, and
+/// `why` says what stopped it (the error codes, or what couldn't load).
+pub fn not_checked(level: &str, span: crate::span::Span, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        "M416",
+        span,
+        format!("Level {level} wasn't checked: fix its errors first ({why})."),
+    )
+    .with_level(level)
 }
 
 /// M414: allowances of fully checked levels (and of the pack) whose

@@ -284,9 +284,7 @@ pub fn check(args: &CheckArgs) -> u8 {
             continue;
         };
         diags.extend(pack_ids.declare(&name, pack));
-        let fatal = diags
-            .iter()
-            .any(|d| ["M205", "M228", "M229"].contains(&d.code()));
+        let fatal = diags.iter().any(|d| compile::is_pack_fatal(d.code()));
         let with_errors: BTreeSet<String> = compiled.levels_with_errors().into_iter().collect();
         let mut selected = Vec::new();
         let mut checked_ids = Vec::new();

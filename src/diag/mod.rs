@@ -11,7 +11,7 @@ pub mod render;
 pub mod sarif;
 pub mod wording;
 
-pub use cap::{Capped, MAX_PER_SCOPE};
+pub use cap::{Capped, FIRST_KEPT_SCOPES, MAX_PER_FILE, MAX_PER_SCOPE};
 pub use cause::{CAUSES, is_stage4, levels_with_causes, note_causes};
 pub use codes::{CATALOGUE, CodeInfo};
 

@@ -31,34 +31,30 @@ pub struct CheckOutcome {
 pub fn check_level(a: &Analysis, id: &str, cancel: &AtomicBool) -> Option<CheckOutcome> {
     let i = a.level_index(id)?;
     let level = a.level(i)?;
-    let header = a.ast_levels().get(i).map(|l| l.block.header)?;
-    let errors: Vec<&str> = a
-        .diagnostics()
-        .iter()
-        .filter(|d| d.severity == Severity::Error && d.level.as_deref() == Some(id))
-        .map(|d| d.code())
-        .collect();
-    if !errors.is_empty() || a.facts(i).is_none_or(|f| f.view.is_none()) {
-        let mut codes = errors.clone();
-        codes.dedup();
-        let msg = format!(
-            "Level {id} wasn't checked: fix its errors first ({}).",
-            if codes.is_empty() {
-                "the engine can't load it".to_string()
-            } else {
-                codes.join(", ")
-            }
-        );
+    let pack = a.pack()?;
+    let stopped = if crate::compile::stage3_skips(a.diagnostics())
+        .is_none_or(|skip| skip.iter().any(|l| l == id))
+    {
+        crate::check::skipped(pack, id, a.diagnostics())
+    } else if a.facts(i).is_none_or(|f| f.view.is_none()) {
+        Some(crate::check::not_checked(
+            id,
+            level.span,
+            "the engine can't load it",
+        ))
+    } else {
+        None
+    };
+    if let Some(m416) = stopped {
         return Some(CheckOutcome {
             level: id.to_string(),
             passed: false,
             summary: "not checked: the level has errors".into(),
-            diagnostics: vec![Diagnostic::new("M416", header, msg).with_level(id)],
+            diagnostics: vec![m416],
             route: None,
             shortest: None,
         });
     }
-    let pack = a.pack()?;
     let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         crate::check::check_level(
             pack,

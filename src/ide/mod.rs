@@ -14,6 +14,8 @@
 mod check;
 mod complete;
 mod hover;
+#[cfg(test)]
+mod incremental_tests;
 mod nav;
 mod outline;
 mod preview;
@@ -151,6 +153,8 @@ impl LevelFacts {
 pub struct Cache {
     levels: Mutex<HashMap<u64, Arc<LevelFacts>>>,
     stage3: Mutex<HashMap<u64, Arc<LevelDiags>>>,
+    /// How many times a level's stage 3 checks ran (not taken from the cache).
+    level_runs: std::sync::atomic::AtomicUsize,
 }
 
 /// The stage 3 diagnostics of one level, with the level's start offset when
@@ -172,6 +176,12 @@ impl Cache {
         self.levels.lock().map(|m| m.len()).unwrap_or(0)
     }
 
+    /// How many times a level's stage 3 checks ran rather than came from
+    /// the cache (for tests of the re-analysis).
+    pub fn level_runs(&self) -> usize {
+        self.level_runs.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Whether nothing is cached.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -191,9 +201,6 @@ pub struct Analysis {
     occurrences: Vec<Occurrence>,
     too_large: Option<usize>,
 }
-
-/// Pack errors that stop stages 3 and 4 (catalogue 1.1, gating), as in [`crate::compile`].
-const PACK_FATAL: &[&str] = &["M205", "M228", "M229"];
 
 impl Analysis {
     /// Analyse `text` without a cache. Texts longer than `max_bytes` are not
@@ -222,16 +229,9 @@ impl Analysis {
         diagnostics.dedup();
 
         let (facts, keys) = level_facts(text, &file, &pack, cache);
-        let fatal = diagnostics.iter().any(|d| PACK_FATAL.contains(&d.code()));
-        if !fatal {
-            let skip = levels_with_errors(&diagnostics);
-            let mut found = stage3(text, &file, &pack, &facts, &keys, &skip, cache);
-            for d in &mut found {
-                crate::compile::name_the_legend_key_of_a_word(d, &file, text);
-            }
-            diagnostics.extend(found);
-            diag::sort(&mut diagnostics);
-            diagnostics.dedup();
+        if let Some(skip) = crate::compile::stage3_skips(&diagnostics) {
+            let found = stage3(text, &file, &pack, &facts, &keys, &skip, cache);
+            crate::compile::add_stage3(&mut diagnostics, found, Some(&file), text);
         }
         let occurrences = occurrences(&file);
         Analysis {
@@ -339,17 +339,6 @@ impl Analysis {
     }
 }
 
-fn levels_with_errors(diags: &[Diagnostic]) -> Vec<String> {
-    let mut ids: Vec<String> = diags
-        .iter()
-        .filter(|d| d.severity == diag::Severity::Error)
-        .filter_map(|d| d.level.clone())
-        .collect();
-    ids.sort();
-    ids.dedup();
-    ids
-}
-
 /// The engine facts of every level, from the cache where the level's source is unchanged.
 fn level_facts(
     text: &str,
@@ -410,14 +399,9 @@ fn stage3(
     skip: &[String],
     cache: &Cache,
 ) -> Vec<Diagnostic> {
-    use crate::analysis::{
-        allow, board::LevelCtx, mechanisms, pins, presentation, reset, words, world,
-    };
-    let nouns = words::NounSet::of(pack);
-    let mut out = Vec::new();
-    words::pack_checks(pack, &mut out);
-    presentation::pack_checks(pack, &nouns, &mut out);
-    world::check(pack, &mut out);
+    use crate::analysis;
+    let nouns = analysis::words::NounSet::of(pack);
+    let mut out = analysis::pack_checks(pack, &nouns);
 
     let blocks: Vec<Span> = file
         .items
@@ -467,16 +451,10 @@ fn stage3(
             continue;
         }
         let view = facts.get(i).and_then(|f| f.view.as_ref());
-        let ctx = LevelCtx::new(pack, level, &nouns, view);
-        let mut d = Vec::new();
-        words::level_checks(&ctx, &mut d);
-        if let Some(v) = view {
-            reset::level_checks(&ctx, v, &mut d);
-        }
-        reset::stack_checks(&ctx, &mut d);
-        pins::level_checks(&ctx, &mut d);
-        mechanisms::level_checks(&ctx, &mut d);
-        presentation::level_checks(&ctx, &mut d);
+        let d = analysis::level_checks(pack, level, &nouns, view);
+        cache
+            .level_runs
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // Only results that point into the level or the unchanged text before
         // every level can be moved with the level; others are recomputed.
         let movable = d.iter().all(|x| {
@@ -497,7 +475,7 @@ fn stage3(
     }
     *map = fresh;
     drop(map);
-    allow::apply(pack, &mut out);
+    analysis::finish(pack, &mut out);
     out
 }
 

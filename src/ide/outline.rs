@@ -440,10 +440,10 @@ pub fn code_actions(a: &Analysis, range: Span) -> Vec<CodeAction> {
 /// inside edit `.0`'s `new_text`, of the reason placeholder the "Allow"
 /// fix writes, for the editor to select after applying the fix.
 pub fn placeholder(act: &CodeAction) -> Option<(usize, std::ops::Range<usize>)> {
-    let quoted = format!("\"{}\"", crate::analysis::allow::REASON_PLACEHOLDER);
+    let quoted = format!("\"{}\"", crate::model::REASON_PLACEHOLDER);
     act.edits.iter().enumerate().find_map(|(i, e)| {
         let at = e.new_text.find(&quoted)? + 1;
-        Some((i, at..at + crate::analysis::allow::REASON_PLACEHOLDER.len()))
+        Some((i, at..at + crate::model::REASON_PLACEHOLDER.len()))
     })
 }
 

@@ -488,39 +488,6 @@ fn never_panics_on_any_offset_or_text() {
     assert_eq!(big.too_large(), Some(100));
 }
 
-/// The cached pipeline must give exactly what `compile::analyse` gives, edit after edit.
-#[test]
-fn cached_analysis_matches_the_pipeline_under_edits() {
-    let packs = [
-        TRAP.to_string(),
-        include_str!("../../packs/crate-works.miau").to_string(),
-        include_str!("../../packs/clockwork.miau").to_string(),
-    ];
-    for base in packs {
-        let cache = Cache::new();
-        let mut text = base.clone();
-        // Edits: grow a level, shrink it, break a word, change a hint, insert lines above.
-        type Edit = Box<dyn Fn(&str) -> String>;
-        let edits: Vec<Edit> = vec![
-            Box::new(|t: &str| t.replacen("IS", "IZ", 1)),
-            Box::new(|t: &str| t.replacen("IZ", "IS", 1)),
-            Box::new(|t: &str| t.replacen("hint", "hint ", 1)),
-            Box::new(|t: &str| format!("// top\n{t}")),
-            Box::new(|t: &str| t.replacen("WIN", "WIN!", 1)),
-            Box::new(|t: &str| t.replacen("required", "optional", 1)),
-            Box::new(|t: &str| t.replacen("title", "title ", 2)),
-            Box::new(|t: &str| t.replacen("{\n", "{\n\n", 3)),
-            Box::new(|t: &str| t.replacen("legend {\n", "legend {\n  ! ROCK\n", 1)),
-        ];
-        for (k, e) in edits.iter().enumerate() {
-            text = e(&text);
-            let a = Analysis::with_cache(&text, usize::MAX, &cache);
-            let want = crate::compile::analyse(&text, crate::compile::SourceKind::Miau).diagnostics;
-            assert_eq!(a.diagnostics(), want.as_slice(), "edit {k}");
-        }
-    }
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 

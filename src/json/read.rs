@@ -362,7 +362,16 @@ impl Reader {
         if let Some(v) = top.get("levels")
             && let Some(list) = self.array(v, &l_at, "a list of levels")
         {
-            for (i, lv) in list.iter().enumerate() {
+            let max = crate::validate::limits::MAX_LEVELS;
+            if list.len() > max {
+                // Levels past the limit are not read: the pack doesn't load
+                // (M211), and a million of them must not cost a million models.
+                self.diags.push(crate::validate::too_many_levels(
+                    list.len(),
+                    Span::default(),
+                ));
+            }
+            for (i, lv) in list.iter().take(max).enumerate() {
                 let at = l_at.index(i);
                 if let Some(m) = self.object(lv, &at, "an object") {
                     let level = self.level(m, &at);

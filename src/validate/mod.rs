@@ -58,6 +58,23 @@ pub fn validate_with_budget_cap(pack: &Pack, budget_cap: u64) -> Vec<Diagnostic>
     diags
 }
 
+/// M211 for a pack of `count` levels, more than a pack holds, at `span`
+/// (the first level past the limit). The one wording of the limit: stage 2
+/// reports it for a model of too many levels, and the front ends (the
+/// lowering of `.miau` and the pack JSON reader), which stop reading levels
+/// at the limit, report it for what they left unread.
+pub fn too_many_levels(count: usize, span: Span) -> Diagnostic {
+    let max = limits::MAX_LEVELS;
+    Diagnostic::new(
+        "M211",
+        span,
+        format!(
+            "The pack has {count} levels; a pack holds at most {max}, so the game won't load it. Split it into packs of at most {max} levels (levels past the {max}th aren't checked)."
+        ),
+    )
+    .with_path(format!("levels[{max}]"))
+}
+
 /// Whether an allowance code is one word `.miau` can write after `allow`
 /// (letters, digits, `-`, `_`); the empty code is M239's ("names no diagnostic").
 fn is_code_word(code: &str) -> bool {
@@ -409,19 +426,17 @@ impl Validator {
             );
         }
         if pack.levels.len() > limits::MAX_LEVELS {
-            self.pack_diag(
-                "M211",
-                Span::default(),
-                "levels",
-                format!(
-                    "The pack has {} levels; a pack holds at most {}.",
-                    pack.levels.len(),
-                    limits::MAX_LEVELS
-                ),
-            );
+            let past = &pack.levels[limits::MAX_LEVELS];
+            self.emit(too_many_levels(
+                pack.levels.len(),
+                pick(past.span, self.pack_span),
+            ));
         }
+        // Levels past the limit are not validated: the pack doesn't load
+        // (M211 is fatal), and a million of them must cost nothing.
+        let within = &pack.levels[..pack.levels.len().min(limits::MAX_LEVELS)];
         let mut first_index: HashMap<&str, usize> = HashMap::new();
-        for (i, level) in pack.levels.iter().enumerate() {
+        for (i, level) in within.iter().enumerate() {
             let id = level.id.text.as_str();
             if id.is_empty() {
                 continue;
@@ -440,7 +455,7 @@ impl Validator {
                 first_index.insert(id, i);
             }
         }
-        for (i, level) in pack.levels.iter().enumerate() {
+        for (i, level) in within.iter().enumerate() {
             self.level(level, i);
         }
     }
@@ -486,7 +501,8 @@ impl Validator {
                 );
             }
         }
-        let level_allows = pack.levels.iter().enumerate().flat_map(|(i, l)| {
+        let within = &pack.levels[..pack.levels.len().min(limits::MAX_LEVELS)];
+        let level_allows = within.iter().enumerate().flat_map(|(i, l)| {
             let c = &l.check;
             let named = c.allow_bypass.iter().chain(c.allow_hands_off.iter());
             // The JSON path of the `allow` list entry: bypass and hands-off
@@ -529,7 +545,7 @@ impl Validator {
             }
             self.emit(d);
         }
-        for (i, l) in pack.levels.iter().enumerate() {
+        for (i, l) in within.iter().enumerate() {
             let mut first: HashMap<(u32, u32, &str), usize> = HashMap::new();
             for (j, o) in l.objects.iter().enumerate() {
                 if o.kind != Kind::Word {
@@ -596,12 +612,10 @@ impl Validator {
                     "{who}: allow {} needs a reason, so the next reader knows why.",
                     a.code.text
                 )),
-                Some(_) if a.reason.trim() == crate::analysis::allow::REASON_PLACEHOLDER => {
-                    Some(format!(
-                        "{who}: allow {} still has the placeholder reason; write why, so the next reader knows.",
-                        a.code.text
-                    ))
-                }
+                Some(_) if a.reason.trim() == crate::model::REASON_PLACEHOLDER => Some(format!(
+                    "{who}: allow {} still has the placeholder reason; write why, so the next reader knows.",
+                    a.code.text
+                )),
                 Some(_) => None,
             };
             if let Some(msg) = message {
