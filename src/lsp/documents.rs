@@ -1,11 +1,11 @@
 //! The open documents: their text and versions, the debounced analysis of
 //! each edit, and the diagnostics published for it.
 //!
-//! An edit stores the new text and schedules an analysis after
-//! [`DEBOUNCE`]; at most one analysis per document runs at a time, and the
-//! latest edit wins. Requests ask [`Backend::analysis`] for the analysis of
-//! the latest text, which waits for the one in flight rather than start a
-//! second. Publishing joins stages 1–3 with the stage 4 findings `check`
+//! An edit stores the new text and starts its analysis at once; at most one
+//! analysis per document runs at a time, edits that arrive meanwhile are
+//! gathered and analysed after [`DEBOUNCE`], and the latest edit wins.
+//! Requests ask [`Backend::analysis`] for the analysis of the latest text,
+//! which waits for the one in flight rather than start a second. Publishing joins stages 1–3 with the stage 4 findings `check`
 //! keeps for levels whose text hasn't changed since.
 
 use super::Backend;
@@ -22,9 +22,8 @@ use tower_lsp_server::ls_types::{
     DidOpenTextDocumentParams, Range, Uri,
 };
 
-/// How long the server waits after an edit before analysing, so that a burst
-/// of keystrokes is analysed once. Short, because the target is 50 ms from an
-/// edit to published diagnostics.
+/// How long a running analysis loop waits before analysing the edits that
+/// arrived while it ran, so that a burst of keystrokes is analysed once.
 const DEBOUNCE: Duration = Duration::from_millis(3);
 
 /// Documents larger than this are not analysed (a hostile or mistaken client
@@ -121,11 +120,11 @@ impl Backend {
                 }
             }
         }
+        // No wait before the first analysis: an edit to an idle document is
+        // analysed at once. Edits that arrive while one runs are gathered by
+        // the running loop, which waits [`DEBOUNCE`] before its next round.
         let this = Arc::clone(self);
-        tokio::spawn(async move {
-            tokio::time::sleep(DEBOUNCE).await;
-            this.analyse_loop(key).await;
-        });
+        tokio::spawn(this.analyse_loop(key));
     }
 
     /// Analyse the latest text of a document and publish, until no newer edit
@@ -163,6 +162,7 @@ impl Backend {
                     .await
                 }
             };
+            let mut replaced = None;
             let current = {
                 let mut st = self.lock();
                 let Some(doc) = st.docs.get_mut(&key) else {
@@ -172,7 +172,7 @@ impl Backend {
                 match result {
                     Ok(a) => {
                         if doc.analysed_seq < seq {
-                            doc.analysis = Some(a);
+                            replaced = doc.analysis.replace(a);
                             doc.analysed_seq = seq;
                         }
                     }
@@ -182,6 +182,11 @@ impl Backend {
                 doc.analysed.notify_waiters();
                 doc.seq == seq && doc.published_seq < seq
             };
+            // Freeing a pack's analysis takes as long as a small edit's whole
+            // analysis: do it on the blocking pool, not before publishing.
+            if let Some(old) = replaced {
+                tokio::task::spawn_blocking(move || drop(old));
+            }
             if current {
                 self.publish(&key).await;
                 if let Some(doc) = self.lock().docs.get_mut(&key) {
