@@ -88,3 +88,323 @@ fn whole_words_only() {
     assert!(!has_word("let stdout_lines = 1;", "stdout"));
     assert!(has_word("x = dbg!(y);", "dbg!"));
 }
+
+/// The crate's root directory.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A source path relative to the crate root, with `/` separators.
+fn relative(path: &Path) -> String {
+    let rel = path.strip_prefix(root()).unwrap_or(path);
+    rel.to_string_lossy().replace('\\', "/")
+}
+
+/// Files compiled only into tests: unit-test modules (this crate names
+/// them `tests.rs`, `*_tests.rs`, or puts them under a `tests/` directory)
+/// and the test kits.
+fn is_test_file(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.contains("test") || rel.contains("/tests/")
+}
+
+/// The lines of a library file that are compiled into the product, numbered
+/// from 1: comment lines and everything from the first `#[cfg(test)]` on
+/// (this crate keeps its unit tests at the end of a file) left out.
+fn product_lines(path: &Path) -> Vec<(usize, String)> {
+    let text = std::fs::read_to_string(path).expect("source reads");
+    text.lines()
+        .enumerate()
+        .take_while(|(_, l)| !l.trim_start().starts_with("#[cfg(test)]"))
+        .filter(|(_, l)| !l.trim_start().starts_with("//"))
+        .map(|(i, l)| (i + 1, l.to_string()))
+        .collect()
+}
+
+/// The library's files that are part of the product, with their relative paths.
+fn product_files() -> Vec<(String, PathBuf)> {
+    rust_files(&root().join("src"))
+        .into_iter()
+        .map(|p| (relative(&p), p))
+        .filter(|(rel, _)| !is_test_file(rel) && rel != "src/fuzz.rs")
+        .collect()
+}
+
+/// The top-level module a source file belongs to (`src/solver/level.rs` →
+/// `solver`); `None` for the crate roots.
+fn module_of(rel: &str) -> Option<&str> {
+    let inner = rel.strip_prefix("src/")?;
+    let first = inner.split('/').next()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    (name != "lib" && name != "main").then_some(name)
+}
+
+/// The shells: the only code that touches the file system, the process,
+/// the terminal or the clock.
+fn is_shell(module: Option<&str>) -> bool {
+    matches!(module, None | Some("cli" | "lsp" | "files"))
+}
+
+/// Everything below the shells is plain functions over text and data: it
+/// reads no file, clock, environment or terminal and starts no process, so
+/// tests call it directly and a result never depends on the machine.
+#[test]
+fn only_the_shells_touch_the_outside() {
+    const OUTSIDE: &[&str] = &[
+        "std::fs",
+        "std::process",
+        "std::env",
+        "Instant",
+        "SystemTime",
+        "stdin",
+        "stdout",
+        "stderr",
+        "print!",
+        "println!",
+        "eprint!",
+        "eprintln!",
+    ];
+    let mut found = Vec::new();
+    for (rel, path) in product_files() {
+        if is_shell(module_of(&rel)) {
+            continue;
+        }
+        for (n, line) in product_lines(&path) {
+            for word in OUTSIDE {
+                if has_word(&line, word) {
+                    found.push(format!("{rel}:{n}: `{word}` in {}", line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "only cli, lsp and files touch the file system, process, terminal or clock \
+         (ARCHITECTURE.md, Invariants); let the shell pass in what is needed:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Protocol types stay in the language server's shell.
+#[test]
+fn protocol_types_stay_in_the_language_server() {
+    let mut found = Vec::new();
+    for (rel, path) in product_files() {
+        if module_of(&rel) == Some("lsp") {
+            continue;
+        }
+        for (n, line) in product_lines(&path) {
+            if has_word(&line, "tower_lsp_server") || has_word(&line, "ls_types") {
+                found.push(format!("{rel}:{n}: {}", line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "LSP types appear only under src/lsp/ (ARCHITECTURE.md, Invariants):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The names of the limits `validate::limits` defines.
+fn limit_names() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("src/validate/limits.rs")).unwrap();
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix("pub const "))
+        .filter_map(|rest| rest.split(':').next())
+        .map(|name| name.trim().to_string())
+        .collect()
+}
+
+/// A constant's name if `line` declares one (`const X`, `pub const X`,
+/// `pub(crate) const X`).
+fn declared_const(line: &str) -> Option<&str> {
+    let rest = line.trim_start();
+    let rest = rest.strip_prefix("pub(crate) ").unwrap_or(rest);
+    let rest = rest.strip_prefix("pub(super) ").unwrap_or(rest);
+    let rest = rest.strip_prefix("pub ").unwrap_or(rest);
+    let rest = rest.strip_prefix("const ")?;
+    rest.split(':').next().map(str::trim)
+}
+
+/// Each limit is defined once, so stage 2, the engine, the analysis and the
+/// solver cannot disagree about it.
+#[test]
+fn each_limit_is_defined_once() {
+    let names = limit_names();
+    assert!(names.len() > 5, "validate/limits.rs lists the limits: {names:?}");
+    let mut found = Vec::new();
+    for (rel, path) in product_files() {
+        if rel == "src/validate/limits.rs" {
+            continue;
+        }
+        for (n, line) in product_lines(&path) {
+            if let Some(name) = declared_const(&line)
+                && names.iter().any(|l| l == name)
+            {
+                found.push(format!("{rel}:{n}: {}", line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a limit of validate::limits is defined again; read it from there \
+         (ARCHITECTURE.md, Invariants):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The modules `src/lib.rs` declares, in groups: each group is the `pub
+/// mod` lines after a comment naming its floor.
+fn lib_floors() -> Vec<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
+    let mut floors: Vec<(String, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(floor) = line.strip_prefix("// Floor: ") {
+            floors.push((floor.trim().to_string(), Vec::new()));
+        } else if let Some(module) = line.strip_prefix("pub mod ") {
+            let module = module.trim_end_matches(';').trim().to_string();
+            match floors.last_mut() {
+                Some((_, modules)) => modules.push(module),
+                None => panic!("src/lib.rs declares `{module}` before naming its floor"),
+            }
+        }
+    }
+    floors
+}
+
+/// The floors of ARCHITECTURE.md's diagram, top first: each line is the
+/// floor's name, then its modules, each perhaps followed by a description
+/// in parentheses.
+fn diagram_floors() -> Vec<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let start = text.find("```\n").expect("ARCHITECTURE.md has a diagram") + 4;
+    let end = start + text[start..].find("```").expect("the diagram ends");
+    text[start..end]
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut plain = String::new();
+            let mut depth = 0;
+            for c in line.chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ if depth == 0 => plain.push(c),
+                    _ => {}
+                }
+            }
+            let mut words = plain.split_whitespace().map(str::to_string);
+            let floor = words.next().expect("a floor's name");
+            (floor, words.collect())
+        })
+        .collect()
+}
+
+/// The diagram lists every module on its floor, and `src/lib.rs` declares
+/// them floor by floor in the same order, so the two never tell different
+/// stories.
+#[test]
+fn the_diagram_and_lib_rs_agree() {
+    let sorted = |floors: Vec<(String, Vec<String>)>| -> Vec<(String, Vec<String>)> {
+        floors
+            .into_iter()
+            .map(|(f, mut m)| {
+                m.sort();
+                (f, m)
+            })
+            .collect()
+    };
+    let diagram = sorted(diagram_floors());
+    let lib = sorted(lib_floors());
+    assert!(diagram.len() > 5, "{diagram:?}");
+    assert_eq!(
+        diagram, lib,
+        "ARCHITECTURE.md's diagram (top floor first) and src/lib.rs's `// Floor:` groups differ"
+    );
+}
+
+/// Every module of the library has a row in the code map, and every row
+/// names a module.
+#[test]
+fn every_public_module_has_a_code_map_row() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let start = text.find("## Code map").expect("ARCHITECTURE.md has a code map");
+    let rows: Vec<String> = text[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|rest| rest.split('`').next())
+        .map(str::to_string)
+        .collect();
+    let modules: Vec<String> = lib_floors().into_iter().flat_map(|(_, m)| m).collect();
+    let missing: Vec<&String> = modules.iter().filter(|m| !rows.contains(m)).collect();
+    let stale: Vec<&String> = rows.iter().filter(|r| !modules.contains(r)).collect();
+    assert!(
+        missing.is_empty() && stale.is_empty(),
+        "ARCHITECTURE.md's code map has a row for each module of src/lib.rs and no other; \
+         missing: {missing:?}, stale: {stale:?}"
+    );
+}
+
+/// The top-level modules a line refers to through `crate::`.
+fn crate_paths(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (at, _) in line.match_indices("crate::") {
+        let rest = &line[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let group = group.split('}').next().unwrap_or("");
+            for item in group.split(',') {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                out.push(name);
+            }
+        } else {
+            out.push(
+                rest.chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect(),
+            );
+        }
+    }
+    out
+}
+
+/// No module imports one on a higher floor: the core never reaches up into
+/// the editor or the shells, and the pipeline's order is the diagram's.
+#[test]
+fn no_module_imports_a_higher_floor() {
+    let floors = diagram_floors();
+    let floor_of = |module: &str| {
+        // The diagram lists the top floor first, so a lower index is higher.
+        floors
+            .iter()
+            .position(|(_, modules)| modules.iter().any(|m| m == module))
+            .map(|i| floors.len() - i)
+    };
+    let mut found = Vec::new();
+    for (rel, path) in product_files() {
+        let Some(module) = module_of(&rel) else {
+            continue;
+        };
+        let Some(own) = floor_of(module) else {
+            found.push(format!("{rel}: `{module}` is on no floor of the diagram"));
+            continue;
+        };
+        for (n, line) in product_lines(&path) {
+            for target in crate_paths(&line) {
+                if let Some(theirs) = floor_of(&target)
+                    && theirs > own
+                {
+                    found.push(format!("{rel}:{n}: `{module}` imports `{target}`, a higher floor"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
