@@ -367,6 +367,8 @@ fn m110(
     d
 }
 
+/// Lowers one level: its statements, its legend, its board's objects with
+/// stable ids, then the keys its board missed (M109) or never used (M115).
 fn lower_level(
     l: &ast::Level,
     pack_legend: &HashMap<String, Entry>,
@@ -376,7 +378,63 @@ fn lower_level(
     diags: &mut Vec<Diagnostic>,
 ) -> model::Level {
     let id = l.id.text.clone();
-    let mut out = model::Level {
+    let mut out = level_shell(l);
+    level_statements(l, &mut out, diags);
+    let (legend, order) = level_legend(l, file, all_keys, diags);
+    let legends = Legends {
+        level: &legend,
+        pack: pack_legend,
+        defaults: default_legend(),
+    };
+    let mut board = BoardObjects {
+        id: &id,
+        level: l,
+        legends: &legends,
+        objects: Vec::new(),
+        used: HashSet::new(),
+        pack_used,
+        missing: HashMap::new(),
+        diags,
+    };
+    if let Some(b) = &l.board {
+        out.height = b.rows.len() as u32;
+        out.width = b.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0) as u32;
+        for (y, row) in b.rows.iter().enumerate() {
+            for (x, cell) in row.cells.iter().enumerate() {
+                board.cell(cell, x as u32, y as u32);
+            }
+        }
+    }
+    let BoardObjects {
+        mut objects,
+        used,
+        missing,
+        diags,
+        ..
+    } = board;
+    number_objects(&mut objects);
+    out.objects = objects;
+    count_repeated_unknown_keys(&missing, diags);
+    for k in &order {
+        if !used.contains(k) {
+            let e = &legend[k];
+            diags.push(
+                Diagnostic::new(
+                    "M115",
+                    e.key_span,
+                    format!("Legend key {k} ({}) isn't used on any board.", e.meaning()),
+                )
+                .with_level(id.clone())
+                .with_fix("Remove the entry", e.span, ""),
+            );
+        }
+    }
+    out
+}
+
+/// A level with its id and spans, before its statements and board are read.
+fn level_shell(l: &ast::Level) -> model::Level {
+    model::Level {
         id: named(&l.id),
         span: Span::new(
             l.block.header.start as usize,
@@ -388,7 +446,13 @@ fn lower_level(
             .map(|b| b.block.whole())
             .unwrap_or(l.block.whole()),
         ..Default::default()
-    };
+    }
+}
+
+/// The level's statements into `out`: the first of each single-valued one,
+/// every repeatable one, and M210 for a second `frail`.
+fn level_statements(l: &ast::Level, out: &mut model::Level, diags: &mut Vec<Diagnostic>) {
+    let id = l.id.text.clone();
     let mut seen = HashSet::new();
     let mut frail_seen: Option<Span> = None;
     for s in &l.stmts {
@@ -446,31 +510,8 @@ fn lower_level(
                 out.terrain = ws.iter().map(named).collect();
                 out.terrain_span = s.span;
             }
-            LevelStmtKind::Automaton(a) => out.automata.push(model::Automaton {
-                id: named(&a.id),
-                subject: a.subject.as_ref().map(named),
-                property: named(&a.property),
-                phase: a.phase.as_ref().map(|p| p.value),
-                // A letter that isn't a step becomes the non-move (0, 0), which
-                // stage 2 reports as M218 with the step's position.
-                pattern: a
-                    .pattern
-                    .value
-                    .chars()
-                    .map(|ch| model::Step::from_letter(ch).unwrap_or(model::Step::Move(0, 0)))
-                    .collect(),
-                span: s.span,
-            }),
-            LevelStmtKind::Pair(p) => out.pairs.push(model::Pair {
-                words: p.words.iter().map(named).collect(),
-                effect: p
-                    .effect
-                    .as_ref()
-                    .map(|e| e.text.clone())
-                    .unwrap_or_else(|| "destroy-both".into()),
-                enter: p.enter,
-                span: s.span,
-            }),
+            LevelStmtKind::Automaton(a) => out.automata.push(automaton(a, s.span)),
+            LevelStmtKind::Pair(p) => out.pairs.push(pair(p, s.span)),
             LevelStmtKind::Frail(leaves) => {
                 if frail_seen.is_some() {
                     diags.push(
@@ -491,14 +532,56 @@ fn lower_level(
             }
         }
     }
+}
 
-    // The level legend.
+/// An `automaton` statement as the model's automaton.
+fn automaton(a: &ast::AutomatonStmt, span: Span) -> model::Automaton {
+    model::Automaton {
+        id: named(&a.id),
+        subject: a.subject.as_ref().map(named),
+        property: named(&a.property),
+        phase: a.phase.as_ref().map(|p| p.value),
+        // A letter that isn't a step becomes the non-move (0, 0), which
+        // stage 2 reports as M218 with the step's position.
+        pattern: a
+            .pattern
+            .value
+            .chars()
+            .map(|ch| model::Step::from_letter(ch).unwrap_or(model::Step::Move(0, 0)))
+            .collect(),
+        span,
+    }
+}
+
+/// A `pair` statement as the model's pair (its effect `destroy-both` unless written).
+fn pair(p: &ast::PairStmt, span: Span) -> model::Pair {
+    model::Pair {
+        words: p.words.iter().map(named).collect(),
+        effect: p
+            .effect
+            .as_ref()
+            .map(|e| e.text.clone())
+            .unwrap_or_else(|| "destroy-both".into()),
+        enter: p.enter,
+        span,
+    }
+}
+
+/// The level's legend, first definition of a key winning, and its keys in
+/// the order written; M110 for a key that can't be one.
+fn level_legend(
+    l: &ast::Level,
+    file: &ast::File,
+    all_keys: &HashSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> (HashMap<String, Entry>, Vec<String>) {
+    let id = &l.id.text;
     let mut legend: HashMap<String, Entry> = HashMap::new();
     let mut order: Vec<String> = Vec::new();
     if let Some(lg) = &l.legend {
         for e in &lg.entries {
             if let Some(why) = bad_key(&e.key.text) {
-                diags.push(m110(file, e, why, Some(&id), all_keys));
+                diags.push(m110(file, e, why, Some(id), all_keys));
                 continue;
             }
             if !legend.contains_key(&e.key.text) {
@@ -507,7 +590,12 @@ fn lower_level(
             }
         }
     }
-    let defaults: HashMap<&str, Entry> = DEFAULT_LEGEND
+    (legend, order)
+}
+
+/// [`DEFAULT_LEGEND`] as legend entries.
+fn default_legend() -> HashMap<&'static str, Entry> {
+    DEFAULT_LEGEND
         .iter()
         .map(|&(k, n, c)| {
             (
@@ -523,130 +611,172 @@ fn lower_level(
                 },
             )
         })
-        .collect();
-    let lookup = |k: &str| -> Option<(&Entry, Source)> {
-        legend
+        .collect()
+}
+
+/// The legends a board key is looked up in: the level's, the pack's, the default one.
+struct Legends<'a> {
+    level: &'a HashMap<String, Entry>,
+    pack: &'a HashMap<String, Entry>,
+    defaults: HashMap<&'static str, Entry>,
+}
+
+impl Legends<'_> {
+    /// The entry of `k` in the first legend that has it, and which legend that is.
+    fn lookup(&self, k: &str) -> Option<(&Entry, Source)> {
+        self.level
             .get(k)
             .map(|e| (e, Source::Level))
-            .or_else(|| pack_legend.get(k).map(|e| (e, Source::Pack)))
-            .or_else(|| defaults.get(k).map(|e| (e, Source::Default)))
-    };
+            .or_else(|| self.pack.get(k).map(|e| (e, Source::Pack)))
+            .or_else(|| self.defaults.get(k).map(|e| (e, Source::Default)))
+    }
 
-    let mut used: HashSet<String> = HashSet::new();
-    let mut objects: Vec<model::Object> = Vec::new();
-    // Unknown keys of this board: where their M109 is, and how many more cells use them.
-    let mut missing: HashMap<String, (usize, usize)> = HashMap::new();
-    if let Some(board) = &l.board {
-        out.height = board.rows.len() as u32;
-        out.width = board.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0) as u32;
-        for (y, row) in board.rows.iter().enumerate() {
-            for (x, cell) in row.cells.iter().enumerate() {
-                let (x, y) = (x as u32, y as u32);
-                // A stack the parser repaired (an empty or repeated part) has
-                // fewer parts than pieces: its parts keep the cell's span.
-                let pieces = piece_spans(cell);
-                let whole = pieces.len() != cell.parts.len();
-                for (pi, part) in cell.parts.iter().enumerate() {
-                    let piece = if whole { cell.span } else { pieces[pi] };
-                    match part {
-                        Part::Word { text, fixed } => objects.push(model::Object {
-                            kind: Kind::Word,
-                            text: text.clone(),
-                            x,
-                            y,
-                            fixed: *fixed,
-                            span: cell.span,
-                            part: piece,
-                            ..Default::default()
-                        }),
-                        Part::Key(k) => match lookup(k) {
-                            Some((e, src)) => {
-                                match src {
-                                    Source::Level => {
-                                        used.insert(k.clone());
-                                    }
-                                    Source::Pack => {
-                                        pack_used.insert(k.clone());
-                                    }
-                                    Source::Default => {}
-                                }
-                                for t in &e.things {
-                                    objects.push(model::Object {
-                                        kind: Kind::Thing,
-                                        text: t.noun.clone(),
-                                        x,
-                                        y,
-                                        channel: t.channel.clone(),
-                                        span: cell.span,
-                                        part: piece,
-                                        legend: t.noun_span,
-                                        ..Default::default()
-                                    });
-                                }
-                            }
-                            None if missing.contains_key(k.as_str()) => {
-                                // The same unknown key again: one diagnostic per
-                                // key, so a board of 16,384 look-alike cells
-                                // stays one M109 with one fix, not 16,384
-                                // fixes of 16,384 edits each.
-                                let (at, more) = missing.get_mut(k.as_str()).expect("present");
-                                *more += 1;
-                                let d: &mut Diagnostic = &mut diags[*at];
-                                d.cells.push((x, y));
-                                if d.related.len() < MAX_M109_RELATED {
-                                    for sp in cell_part_spans(cell, k) {
-                                        d.related.push(crate::diag::Related {
-                                            span: sp,
-                                            label: format!("{k} again"),
-                                        });
-                                    }
-                                }
-                            }
-                            None => {
-                                missing.insert(k.clone(), (diags.len(), 0));
-                                // The level's keys, then the pack's, then the
-                                // default ones, each sorted (maps have no order).
-                                let sorted = |mut part: Vec<(String, String)>| {
-                                    part.sort();
-                                    part
-                                };
-                                let mut visible = sorted(
-                                    legend
-                                        .iter()
-                                        .map(|(k, e)| (k.clone(), e.meaning()))
-                                        .collect(),
-                                );
-                                visible.extend(sorted(
-                                    pack_legend
-                                        .iter()
-                                        .map(|(k, e)| (k.clone(), e.meaning()))
-                                        .collect(),
-                                ));
-                                visible.extend(sorted(
-                                    defaults
-                                        .iter()
-                                        .map(|(k, e)| (k.to_string(), e.meaning()))
-                                        .collect(),
-                                ));
-                                diags.push(m109(&id, l, cell, k, x, y, &visible));
-                            }
-                        },
-                    }
-                }
+    /// Every key with its meaning: the level's keys, then the pack's, then
+    /// the default ones, each sorted (maps have no order).
+    fn visible(&self) -> Vec<(String, String)> {
+        let sorted = |mut part: Vec<(String, String)>| {
+            part.sort();
+            part
+        };
+        let mut visible = sorted(
+            self.level
+                .iter()
+                .map(|(k, e)| (k.clone(), e.meaning()))
+                .collect(),
+        );
+        visible.extend(sorted(
+            self.pack
+                .iter()
+                .map(|(k, e)| (k.clone(), e.meaning()))
+                .collect(),
+        ));
+        visible.extend(sorted(
+            self.defaults
+                .iter()
+                .map(|(k, e)| (k.to_string(), e.meaning()))
+                .collect(),
+        ));
+        visible
+    }
+}
+
+/// A board being lowered: its objects in reading order, the legend keys its
+/// cells used, and the keys no legend has (M109).
+struct BoardObjects<'a, 'm> {
+    /// The level's id, for diagnostics.
+    id: &'a str,
+    level: &'a ast::Level,
+    legends: &'a Legends<'a>,
+    objects: Vec<model::Object>,
+    /// Keys of the level's legend that a cell uses.
+    used: HashSet<String>,
+    /// Keys of the pack's legend that a cell of any level uses.
+    pack_used: &'m mut HashSet<String>,
+    /// Unknown keys of this board: where their M109 is, and how many more cells use them.
+    missing: HashMap<String, (usize, usize)>,
+    diags: &'m mut Vec<Diagnostic>,
+}
+
+impl BoardObjects<'_, '_> {
+    /// The objects of one cell: its words, and the things its keys stand for.
+    fn cell(&mut self, cell: &ast::Cell, x: u32, y: u32) {
+        // A stack the parser repaired (an empty or repeated part) has
+        // fewer parts than pieces: its parts keep the cell's span.
+        let pieces = piece_spans(cell);
+        let whole = pieces.len() != cell.parts.len();
+        for (pi, part) in cell.parts.iter().enumerate() {
+            let piece = if whole { cell.span } else { pieces[pi] };
+            match part {
+                Part::Word { text, fixed } => self.objects.push(model::Object {
+                    kind: Kind::Word,
+                    text: text.clone(),
+                    x,
+                    y,
+                    fixed: *fixed,
+                    span: cell.span,
+                    part: piece,
+                    ..Default::default()
+                }),
+                Part::Key(k) => self.key(cell, k, piece, x, y),
             }
         }
     }
-    // Stable ids, numbered per noun or word in reading order.
+
+    /// The things a key stands for, from the first legend that has it; M109
+    /// when none does.
+    fn key(&mut self, cell: &ast::Cell, k: &str, piece: Span, x: u32, y: u32) {
+        let legends = self.legends;
+        match legends.lookup(k) {
+            Some((e, src)) => {
+                match src {
+                    Source::Level => {
+                        self.used.insert(k.to_string());
+                    }
+                    Source::Pack => {
+                        self.pack_used.insert(k.to_string());
+                    }
+                    Source::Default => {}
+                }
+                for t in &e.things {
+                    self.objects.push(model::Object {
+                        kind: Kind::Thing,
+                        text: t.noun.clone(),
+                        x,
+                        y,
+                        channel: t.channel.clone(),
+                        span: cell.span,
+                        part: piece,
+                        legend: t.noun_span,
+                        ..Default::default()
+                    });
+                }
+            }
+            None if self.missing.contains_key(k) => self.unknown_key_again(cell, k, x, y),
+            None => {
+                self.missing.insert(k.to_string(), (self.diags.len(), 0));
+                let visible = legends.visible();
+                self.diags
+                    .push(m109(self.id, self.level, cell, k, x, y, &visible));
+            }
+        }
+    }
+
+    /// The same unknown key again: one diagnostic per key, so a board of
+    /// 16,384 look-alike cells stays one M109 with one fix, not 16,384
+    /// fixes of 16,384 edits each.
+    fn unknown_key_again(&mut self, cell: &ast::Cell, k: &str, x: u32, y: u32) {
+        let (at, more) = self.missing.get_mut(k).expect("present");
+        *more += 1;
+        let d: &mut Diagnostic = &mut self.diags[*at];
+        d.cells.push((x, y));
+        if d.related.len() < MAX_M109_RELATED {
+            for sp in cell_part_spans(cell, k) {
+                d.related.push(crate::diag::Related {
+                    span: sp,
+                    label: format!("{k} again"),
+                });
+            }
+        }
+    }
+}
+
+/// Stable ids, numbered per noun or word in reading order.
+fn number_objects(objects: &mut [model::Object]) {
     let mut counters: HashMap<(Kind, String), u32> = HashMap::new();
-    for o in &mut objects {
+    for o in objects {
         let n = counters.entry((o.kind, o.text.clone())).or_insert(0);
         *n += 1;
         let sep = if o.kind == Kind::Word { '.' } else { '-' };
         o.id = format!("{}{sep}{n}", o.text.to_lowercase());
     }
-    out.objects = objects;
+}
 
-    for (k, &(at, more)) in &missing {
+/// Each unknown key's M109 says how many more cells of the board use it.
+fn count_repeated_unknown_keys(
+    missing: &HashMap<String, (usize, usize)>,
+    diags: &mut [Diagnostic],
+) {
+    for (k, &(at, more)) in missing {
         if more > 0 {
             let d = &mut diags[at];
             d.message.push_str(&format!(
@@ -655,21 +785,6 @@ fn lower_level(
             ));
         }
     }
-    for k in &order {
-        if !used.contains(k) {
-            let e = &legend[k];
-            diags.push(
-                Diagnostic::new(
-                    "M115",
-                    e.key_span,
-                    format!("Legend key {k} ({}) isn't used on any board.", e.meaning()),
-                )
-                .with_level(id.clone())
-                .with_fix("Remove the entry", e.span, ""),
-            );
-        }
-    }
-    out
 }
 
 fn listed(v: &[Listed]) -> model::Introduces {
