@@ -1,8 +1,10 @@
+//! The parser on small texts: blocks, recovery, statement arguments and board cells.
+
 use super::*;
 
 #[test]
 fn valid_example_parses_cleanly() {
-    let text = include_str!("../../tests/fixtures/syntax/valid-crate-works.miau");
+    let text = include_str!("../../../tests/fixtures/syntax/valid-crate-works.miau");
     let (file, diags) = parse(text);
     assert!(diags.is_empty(), "{diags:#?}");
     let pack = file.pack.expect("pack");
