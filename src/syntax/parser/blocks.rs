@@ -166,7 +166,7 @@ impl P<'_> {
             _ => &[],
         };
         if first.k == K::Ident {
-            self.m104(&first, valid, top == "file");
+            self.m104(first, valid, top == "file");
         } else {
             let d = Diagnostic::new(
                 "M106",
