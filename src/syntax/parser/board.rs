@@ -50,6 +50,8 @@ impl P<'_> {
         }
     }
 
+    /// One board row: M114 for each tab (with spaces that keep the columns),
+    /// then its cells, split on whitespace.
     fn board_row(&mut self, start: usize, region: &str) -> Row {
         let mut cells = Vec::new();
         let y = self
@@ -121,89 +123,22 @@ impl P<'_> {
         Row { cells, span }
     }
 
+    /// The parts of one cell (none for `.`, or for a cell with a character a
+    /// board can't hold, M114): an incomplete stack or a word named twice in
+    /// it is M112, a `!` on anything but a word, or on only some of a stack's
+    /// words, M113.
     fn cell_parts(&mut self, text: &str, span: Span, x: u32, y: u32, level: &str) -> Vec<Part> {
         if let Some(c) = text.chars().find(|c| !c.is_ascii() || c.is_ascii_control()) {
-            let msg = if c.is_ascii_control() || c == char::REPLACEMENT_CHARACTER {
-                format!(
-                    "Level {level}, board row {y}: unexpected {}.",
-                    describe_char(c)
-                )
-            } else {
-                format!(
-                    "Level {level}, board row {y}: boards are ASCII. Give {c} a palette entry and a legend key."
-                )
-            };
-            let d = Diagnostic::new("M114", span, msg)
-                .with_level(level)
-                .with_cell(x, y);
-            self.push_diag(d);
+            self.not_ascii(c, span, x, y, level);
             return Vec::new();
         }
         if text == "." {
             return Vec::new();
         }
-        let raw_parts: Vec<&str> = text.split('+').collect();
-        let is_stack = raw_parts.len() > 1;
-        let mut parts = Vec::new();
-        let mut problem_stack = false;
-        let mut fixed_bad = false;
-        for p in &raw_parts {
-            if p.is_empty() || (is_stack && *p == ".") {
-                problem_stack = true;
-                continue;
-            }
-            if let Some(base) = p.strip_suffix('!') {
-                if lexer::is_word(base) {
-                    parts.push(Part::Word {
-                        text: base.to_string(),
-                        fixed: true,
-                    });
-                } else {
-                    fixed_bad = true;
-                    if !base.is_empty() && base != "." {
-                        parts.push(part_of(base));
-                    }
-                }
-            } else {
-                parts.push(part_of(p));
-            }
-        }
-        // A word named twice in one stack.
-        let mut seen: Vec<String> = Vec::new();
-        let mut dup = false;
-        parts.retain(|p| match p {
-            Part::Word { text, .. } => {
-                if seen.contains(text) {
-                    dup = true;
-                    false
-                } else {
-                    seen.push(text.clone());
-                    true
-                }
-            }
-            Part::Key(_) => true,
-        });
+        let (mut parts, problem_stack, fixed_bad) = stack_parts(text);
+        let dup = drop_repeated_words(&mut parts);
         if problem_stack || dup {
-            let fixed_text: Vec<String> = parts.iter().map(part_text).collect();
-            let d = Diagnostic::new(
-                "M112",
-                span,
-                format!(
-                    "Level {level}, column {x}, row {y}: {text} isn't a complete stack. Join two or more parts with +, like WIN+DEFEAT."
-                ),
-            )
-            .with_level(level)
-            .with_cell(x, y);
-            let d = if fixed_text.is_empty() {
-                d
-            } else {
-                d.with_fix(
-                    "Drop the empty part or the repeat",
-                    span,
-                    fixed_text.join("+"),
-                )
-            };
-            self.push_diag(d);
+            self.m112(text, &parts, span, (x, y), level);
         }
         if fixed_bad {
             let d = Diagnostic::new(
@@ -216,37 +151,86 @@ impl P<'_> {
             .with_fix("Remove the !", span, text.replace('!', ""));
             self.push_diag(d);
         } else {
-            let words: Vec<bool> = parts
-                .iter()
-                .filter_map(|p| match p {
-                    Part::Word { fixed, .. } => Some(*fixed),
-                    Part::Key(_) => None,
-                })
-                .collect();
-            if words.iter().any(|f| *f) && words.iter().any(|f| !*f) {
-                let all: Vec<String> = parts
-                    .iter()
-                    .map(|p| match p {
-                        Part::Word { text, .. } => format!("{text}!"),
-                        Part::Key(k) => k.clone(),
-                    })
-                    .collect();
-                let d = Diagnostic::new(
-                    "M113",
-                    span,
-                    format!(
-                        "Level {level}, column {x}, row {y}: mark every word of the stack fixed, or none."
-                    ),
-                )
-                .with_level(level)
-                .with_cell(x, y)
-                .with_fix("Mark every word of the stack fixed", span, all.join("+"));
-                self.push_diag(d);
-            }
+            self.mixed_fixed(&parts, span, (x, y), level);
         }
         parts
     }
 
+    /// M114 for a character a board can't hold.
+    fn not_ascii(&mut self, c: char, span: Span, x: u32, y: u32, level: &str) {
+        let msg = if c.is_ascii_control() || c == char::REPLACEMENT_CHARACTER {
+            format!(
+                "Level {level}, board row {y}: unexpected {}.",
+                describe_char(c)
+            )
+        } else {
+            format!(
+                "Level {level}, board row {y}: boards are ASCII. Give {c} a palette entry and a legend key."
+            )
+        };
+        let d = Diagnostic::new("M114", span, msg)
+            .with_level(level)
+            .with_cell(x, y);
+        self.push_diag(d);
+    }
+
+    /// M112 for a stack with an empty part, a `.` or a word named twice; the
+    /// fix writes the parts that are left.
+    fn m112(&mut self, text: &str, parts: &[Part], span: Span, (x, y): (u32, u32), level: &str) {
+        let fixed_text: Vec<String> = parts.iter().map(part_text).collect();
+        let d = Diagnostic::new(
+            "M112",
+            span,
+            format!(
+                "Level {level}, column {x}, row {y}: {text} isn't a complete stack. Join two or more parts with +, like WIN+DEFEAT."
+            ),
+        )
+        .with_level(level)
+        .with_cell(x, y);
+        let d = if fixed_text.is_empty() {
+            d
+        } else {
+            d.with_fix(
+                "Drop the empty part or the repeat",
+                span,
+                fixed_text.join("+"),
+            )
+        };
+        self.push_diag(d);
+    }
+
+    /// M113 for a stack with some of its words fixed and some not.
+    fn mixed_fixed(&mut self, parts: &[Part], span: Span, (x, y): (u32, u32), level: &str) {
+        let words: Vec<bool> = parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Word { fixed, .. } => Some(*fixed),
+                Part::Key(_) => None,
+            })
+            .collect();
+        if words.iter().any(|f| *f) && words.iter().any(|f| !*f) {
+            let all: Vec<String> = parts
+                .iter()
+                .map(|p| match p {
+                    Part::Word { text, .. } => format!("{text}!"),
+                    Part::Key(k) => k.clone(),
+                })
+                .collect();
+            let d = Diagnostic::new(
+                "M113",
+                span,
+                format!(
+                    "Level {level}, column {x}, row {y}: mark every word of the stack fixed, or none."
+                ),
+            )
+            .with_level(level)
+            .with_cell(x, y)
+            .with_fix("Mark every word of the stack fixed", span, all.join("+"));
+            self.push_diag(d);
+        }
+    }
+
+    /// M108 for each row of a closed level's board not as wide as its first.
     pub(super) fn check_ragged(&mut self, l: &Level) {
         let Some(board) = &l.board else { return };
         let Some(row0) = board.rows.first() else {
@@ -317,4 +301,55 @@ fn part_text(p: &Part) -> String {
         Part::Word { text, fixed } => format!("{text}{}", if *fixed { "!" } else { "" }),
         Part::Key(k) => k.clone(),
     }
+}
+
+/// A cell's `+`-separated parts, and whether the stack has an empty part or
+/// a `.` (M112) or a `!` on something that isn't a word (M113).
+fn stack_parts(text: &str) -> (Vec<Part>, bool, bool) {
+    let raw_parts: Vec<&str> = text.split('+').collect();
+    let is_stack = raw_parts.len() > 1;
+    let mut parts = Vec::new();
+    let mut problem_stack = false;
+    let mut fixed_bad = false;
+    for p in &raw_parts {
+        if p.is_empty() || (is_stack && *p == ".") {
+            problem_stack = true;
+            continue;
+        }
+        if let Some(base) = p.strip_suffix('!') {
+            if lexer::is_word(base) {
+                parts.push(Part::Word {
+                    text: base.to_string(),
+                    fixed: true,
+                });
+            } else {
+                fixed_bad = true;
+                if !base.is_empty() && base != "." {
+                    parts.push(part_of(base));
+                }
+            }
+        } else {
+            parts.push(part_of(p));
+        }
+    }
+    (parts, problem_stack, fixed_bad)
+}
+
+/// Drops the second naming of a word in one stack; whether there was one.
+fn drop_repeated_words(parts: &mut Vec<Part>) -> bool {
+    let mut seen: Vec<String> = Vec::new();
+    let mut dup = false;
+    parts.retain(|p| match p {
+        Part::Word { text, .. } => {
+            if seen.contains(text) {
+                dup = true;
+                false
+            } else {
+                seen.push(text.clone());
+                true
+            }
+        }
+        Part::Key(_) => true,
+    });
+    dup
 }
