@@ -12,13 +12,15 @@
 //! the number is always the text after the last `-` or `.`, so `truck-2` (the
 //! second TRUCK) and `truck-2-1` (the first TRUCK-2) stay distinct.
 
+mod keys;
+
 use std::collections::{HashMap, HashSet};
 
-use crate::diag::{Diagnostic, Fix, TextEdit};
+use crate::diag::Diagnostic;
 use crate::model::{self, Kind, Named};
 use crate::span::Span;
 use crate::syntax::ast::{self, Item, LevelStmtKind, Listed, PackStmtKind, Part};
-use crate::syntax::{did_you_mean, is_word};
+use keys::{cell_part_spans, m109, m110};
 
 /// The default legend (`rules.md` §13): applied when neither the level legend
 /// nor the pack legend defines a key. Key, noun, channel.
@@ -117,20 +119,6 @@ fn bad_key(key: &str) -> Option<&'static str> {
     } else {
         None
     }
-}
-
-/// Characters that look alike on a board (catalogue 1.7).
-fn look_alikes(c: char) -> Option<char> {
-    Some(match c {
-        '0' => 'o',
-        'o' => '0',
-        '1' => 'l',
-        'l' => '1',
-        '5' => 's',
-        's' => '5',
-        'O' => '0',
-        _ => return None,
-    })
 }
 
 fn named(i: &ast::Ident) -> Named {
@@ -279,22 +267,6 @@ fn all_legend_keys(file: &ast::File) -> HashSet<String> {
     keys
 }
 
-/// The spans of every board part written as `key` (in one level, or in all).
-fn part_spans(file: &ast::File, level: Option<&str>, key: &str) -> Vec<Span> {
-    let mut out = Vec::new();
-    for item in &file.items {
-        let Item::Level(lv) = item else { continue };
-        if level.is_some_and(|id| id != lv.id.text) {
-            continue;
-        }
-        let Some(board) = &lv.board else { continue };
-        for cell in board.rows.iter().flat_map(|r| &r.cells) {
-            out.extend(cell_part_spans(cell, key));
-        }
-    }
-    out
-}
-
 /// The span of each `+`-separated piece of `cell`, in order.
 fn piece_spans(cell: &ast::Cell) -> Vec<Span> {
     let mut out = Vec::new();
@@ -304,67 +276,6 @@ fn piece_spans(cell: &ast::Cell) -> Vec<Span> {
         off += piece.len() + 1;
     }
     out
-}
-
-/// Spans of the parts of `cell` written as `key`.
-fn cell_part_spans(cell: &ast::Cell, key: &str) -> Vec<Span> {
-    let mut out = Vec::new();
-    let mut off = cell.span.start as usize;
-    for piece in cell.text.split('+') {
-        if piece == key {
-            out.push(Span::new(off, off + piece.len()));
-        }
-        off += piece.len() + 1;
-    }
-    out
-}
-
-fn m110(
-    file: &ast::File,
-    e: &ast::LegendEntry,
-    why: &str,
-    level: Option<&str>,
-    all_keys: &HashSet<String>,
-) -> Diagnostic {
-    let key = &e.key.text;
-    let meaning = Entry::from_ast(e).meaning();
-    let msg = match why {
-        "capital" => format!(
-            "Legend key {key} starts with a capital, so on a board it reads as the word {key}, not as {meaning}. Use a lowercase letter or a symbol."
-        ),
-        "dot" => format!(
-            "Legend key . is the empty cell on a board, so it can't mean {meaning}. Use a lowercase letter or a symbol."
-        ),
-        _ => format!(
-            "Legend key {key} contains +, which joins the parts of a stack on a board, so it can't mean {meaning}. Use a lowercase letter or a symbol."
-        ),
-    };
-    let mut d = Diagnostic::new("M110", e.key.span, msg);
-    if let Some(l) = level {
-        d = d.with_level(l);
-    }
-    if let Some(free) = ('a'..='z')
-        .map(String::from)
-        .find(|c| !all_keys.contains(c))
-    {
-        let mut edits = vec![TextEdit {
-            span: e.key.span,
-            new_text: free.clone(),
-        }];
-        if why != "dot" {
-            for s in part_spans(file, level, key) {
-                edits.push(TextEdit {
-                    span: s,
-                    new_text: free.clone(),
-                });
-            }
-        }
-        d.fixes.push(Fix {
-            title: format!("Rename the key to {free}"),
-            edits,
-        });
-    }
-    d
 }
 
 /// Lowers one level: its statements, its legend, its board's objects with
@@ -802,242 +713,5 @@ fn listed(v: &[Listed]) -> model::Introduces {
 /// message counts them all and the board-wide fix replaces them all.
 const MAX_M109_RELATED: usize = 16;
 
-fn m109(
-    id: &str,
-    l: &ast::Level,
-    cell: &ast::Cell,
-    key: &str,
-    x: u32,
-    y: u32,
-    visible: &[(String, String)],
-) -> Diagnostic {
-    let key_spans = cell_part_spans(cell, key);
-    let here = key_spans.first().copied().unwrap_or(cell.span);
-    let mut msg = format!("Level {id}, column {x}, row {y}: {key} isn't in the legend.");
-    let upper = key.to_uppercase();
-    let mut suggestion: Option<String> = None;
-    if key.chars().any(|c| c.is_ascii_uppercase()) && is_word(&upper) {
-        msg.push_str(&format!(" Did you mean the word {upper}?"));
-        suggestion = Some(upper);
-    } else {
-        // Look-alikes first (0/o, 1/l, 5/s), then edit distance for longer keys.
-        let alike: String = key.chars().map(|c| look_alikes(c).unwrap_or(c)).collect();
-        let mut found: Vec<String> = visible
-            .iter()
-            .filter(|(k, _)| *k == alike && alike != key)
-            .map(|(k, _)| k.clone())
-            .collect();
-        if found.is_empty() && key.chars().count() > 1 {
-            let mut names: Vec<&str> = visible.iter().map(|(k, _)| k.as_str()).collect();
-            names.sort();
-            found = did_you_mean(key, &names);
-        }
-        found.dedup();
-        if !found.is_empty() {
-            let parts: Vec<String> = found
-                .iter()
-                .map(|k| {
-                    let meaning = visible
-                        .iter()
-                        .find(|(v, _)| v == k)
-                        .map(|(_, m)| m.clone())
-                        .unwrap_or_default();
-                    format!("{k} ({meaning})")
-                })
-                .collect();
-            msg.push_str(&format!(
-                " Did you mean {}?",
-                crate::syntax::join_or(&parts)
-            ));
-            suggestion = Some(found[0].clone());
-        } else {
-            msg.push_str(&format!(
-                " Add it to the legend (`{key} NOUN`, with the thing it stands for), or write a key the level has: {}.",
-                known_keys(visible)
-            ));
-        }
-    }
-    let mut d = Diagnostic::new("M109", here, msg)
-        .with_level(id)
-        .with_cell(x, y);
-    if let Some(s) = suggestion {
-        d = d.with_fix(
-            format!("Replace {key} with {s} in this cell"),
-            here,
-            s.clone(),
-        );
-        let mut edits = Vec::new();
-        if let Some(b) = &l.board {
-            for c in b.rows.iter().flat_map(|r| &r.cells) {
-                for sp in cell_part_spans(c, key) {
-                    edits.push(TextEdit {
-                        span: sp,
-                        new_text: s.clone(),
-                    });
-                }
-            }
-        }
-        d.fixes.push(Fix {
-            title: format!("Replace {key} with {s} in every cell of the board"),
-            edits,
-        });
-    }
-    // Add a legend entry: into the level's legend, or a new one before the board.
-    let (at, text) = match (&l.legend, &l.board) {
-        (Some(lg), _) => (lg.block.header.end as usize, format!("\n    {key} NOUN")),
-        (None, Some(b)) => (
-            b.block.header.start as usize,
-            format!("legend {{\n    {key} NOUN\n  }}\n\n  "),
-        ),
-        _ => (cell.span.start as usize, String::new()),
-    };
-    if !text.is_empty() {
-        d = d.with_fix(
-            format!("Add `{key} NOUN` to the level legend, then write its thing for NOUN"),
-            Span::point(at),
-            text,
-        );
-    }
-    d
-}
-
-/// How many keys an M109 without a suggestion lists.
-const MAX_KEYS_LISTED: usize = 12;
-
-/// The keys a board can use, as "y (KEY), @ (MIAU), …": in the order of
-/// `visible` (the level's legend, the pack's, the default one), each key
-/// once as the first of them defines it, and at most [`MAX_KEYS_LISTED`].
-fn known_keys(visible: &[(String, String)]) -> String {
-    let mut seen: HashSet<&str> = HashSet::new();
-    let keys: Vec<&(String, String)> = visible
-        .iter()
-        .filter(|(k, _)| seen.insert(k.as_str()))
-        .collect();
-    let mut listed: Vec<String> = keys
-        .iter()
-        .take(MAX_KEYS_LISTED)
-        .map(|(k, meaning)| format!("{k} ({meaning})"))
-        .collect();
-    if keys.len() > MAX_KEYS_LISTED {
-        listed.push(format!("and {} more", keys.len() - MAX_KEYS_LISTED));
-    }
-    listed.join(", ")
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::syntax::parse;
-
-    fn build(text: &str) -> (model::Pack, Vec<Diagnostic>) {
-        let (file, mut diags) = parse(text);
-        let (pack, more) = lower(&file);
-        diags.extend(more);
-        (pack, diags)
-    }
-
-    #[test]
-    fn lowers_the_reference_example() {
-        let text = include_str!("../tests/fixtures/syntax/valid-crate-works.miau");
-        let (pack, diags) = build(text);
-        let codes: Vec<_> = diags.iter().map(|d| d.code()).collect();
-        assert!(codes.is_empty(), "{diags:#?}");
-        assert_eq!(pack.id, "crate-works");
-        assert_eq!(pack.engine, 1);
-        assert_eq!(pack.world.as_ref().unwrap().accent.as_deref(), Some("push"));
-        assert_eq!(pack.palette.len(), 4);
-        assert!(pack.palette[2].terrain);
-        let l = &pack.levels[0];
-        assert_eq!((l.width, l.height), (11, 4));
-        assert_eq!(
-            l.check.allow_bypass.as_ref().unwrap().reason,
-            "Pure Sokoban: no word needs to move."
-        );
-        assert_eq!(l.check.steps, Some(15));
-        assert_eq!(l.introduces.ideas, vec!["pushing".to_string()]);
-        assert_eq!(l.automata[0].pattern.len(), 10);
-        assert_eq!(l.automata[0].pattern[0], model::Step::Move(-1, 0));
-        assert!(l.pairs[0].enter);
-        assert_eq!(l.frail.as_ref().unwrap().leaves.len(), 2);
-        // Reading order and ids.
-        let first: Vec<_> = l.objects.iter().take(3).map(|o| o.id.as_str()).collect();
-        assert_eq!(first, ["miau.1", "is.1", "you.1"]);
-        let is2 = l.objects.iter().find(|o| o.id == "is.2").unwrap();
-        assert_eq!((is2.x, is2.y), (5, 0));
-        // `*` is CRATE+DOCK from the pack legend: two things in one cell, in order.
-        let star: Vec<_> = l.objects.iter().filter(|o| (o.x, o.y) == (7, 2)).collect();
-        assert_eq!(star.len(), 2);
-        assert_eq!(
-            (star[0].id.as_str(), star[1].id.as_str()),
-            ("crate-2", "dock-1")
-        );
-        // `@` from the default legend.
-        let cat = l.objects.iter().find(|o| o.id == "miau-1").unwrap();
-        assert_eq!((cat.x, cat.y), (1, 2));
-        let win = l.objects.iter().find(|o| o.id == "win.1").unwrap();
-        assert!(win.fixed);
-        assert_eq!(&text[win.span.range()], "WIN!");
-        // f+WIN: a FLAG thing and a WIN word in one cell.
-        let f: Vec<_> = l
-            .objects
-            .iter()
-            .filter(|o| (o.x, o.y) == (8, 3))
-            .map(|o| o.id.as_str())
-            .collect();
-        assert_eq!(f, ["flag-1", "win.2"]);
-    }
-
-    #[test]
-    fn level_legend_overrides_pack_legend_and_default() {
-        let text = "pack p1 {\n}\nlegend {\n  x ROCK\n}\nlevel l1 {\n  legend {\n    x BOAT\n    _ PLATE channel teal\n  }\n  board {\n    x _ $\n  }\n}\n";
-        let (pack, diags) = build(text);
-        let codes: Vec<_> = diags.iter().map(|d| d.code()).collect();
-        assert_eq!(codes, ["M115"]); // the pack's x is shadowed everywhere
-        let o = &pack.levels[0].objects;
-        assert_eq!(o[0].text, "BOAT");
-        assert_eq!(o[1].channel.as_deref(), Some("teal"));
-        assert_eq!(o[2].text, "CRATE");
-    }
-
-    #[test]
-    fn unknown_key_suggests_look_alike() {
-        let text = "level l1 {\n  board {\n    0 MIAU\n  }\n}\n";
-        let (_, diags) = build(text);
-        assert_eq!(diags.len(), 1);
-        assert_eq!(diags[0].code(), "M109");
-        assert_eq!(
-            diags[0].message,
-            "Level l1, column 0, row 0: 0 isn't in the legend. Did you mean o (DOCK)?"
-        );
-        assert_eq!(diags[0].cells, vec![(0, 0)]);
-        assert_eq!(diags[0].fixes[0].edits[0].new_text, "o");
-    }
-
-    #[test]
-    fn mixed_case_cell_suggests_the_word() {
-        let (_, diags) = build("level l1 {\n  board {\n    Miau IS YOU\n  }\n}\n");
-        assert!(
-            diags[0].message.ends_with("Did you mean the word MIAU?"),
-            "{}",
-            diags[0].message
-        );
-    }
-
-    #[test]
-    fn uppercase_legend_key_is_m110_with_rename() {
-        let (_, diags) =
-            build("level l1 {\n  legend {\n    X ROCK\n  }\n  board {\n    X .\n  }\n}\n");
-        assert_eq!(diags.len(), 1, "{diags:#?}");
-        assert_eq!(diags[0].code(), "M110");
-        assert_eq!(diags[0].fixes[0].edits.len(), 2);
-        assert_eq!(diags[0].fixes[0].edits[0].new_text, "i");
-    }
-
-    #[test]
-    fn second_frail_is_m210() {
-        let (pack, diags) =
-            build("level l1 {\n  frail\n  frail A -> B\n  board {\n    .\n  }\n}\n");
-        assert_eq!(diags.iter().map(|d| d.code()).collect::<Vec<_>>(), ["M210"]);
-        assert!(pack.levels[0].frail.as_ref().unwrap().leaves.is_empty());
-    }
-}
+mod tests;
