@@ -19,7 +19,9 @@ pub use read::from_json;
 use serde_json::{Map, Value, json};
 
 use crate::diag;
-use crate::model::{Allowance, Introduces, Kind, Level, Pack, Step};
+use crate::model::{
+    Allowance, Automaton, CheckMeta, Introduces, Kind, Level, Object, Pack, Pair, Step,
+};
 
 /// Write the canonical pack JSON of `pack`.
 ///
@@ -147,6 +149,7 @@ fn allow_list<'a>(items: impl Iterator<Item = &'a Allowance>) -> Value {
     )
 }
 
+/// A level record, its keys in the format's order and empty lists left out.
 fn level_value(level: &Level) -> Value {
     let mut m = Map::new();
     m.insert("id".into(), json!(level.id.text));
@@ -169,42 +172,12 @@ fn level_value(level: &Level) -> Value {
     m.insert("height".into(), json!(level.height));
 
     if !level.automata.is_empty() {
-        let list: Vec<Value> = level
-            .automata
-            .iter()
-            .map(|a| {
-                let mut am = Map::new();
-                am.insert("id".into(), json!(a.id.text));
-                if let Some(s) = &a.subject {
-                    am.insert("subject".into(), json!(s.text));
-                }
-                am.insert("property".into(), json!(a.property.text));
-                if let Some(p) = a.phase {
-                    am.insert("phase".into(), json!(p));
-                }
-                let steps: Vec<Value> = a.pattern.iter().map(|s| step_value(*s)).collect();
-                am.insert("pattern".into(), Value::Array(steps));
-                Value::Object(am)
-            })
-            .collect();
+        let list: Vec<Value> = level.automata.iter().map(automaton_value).collect();
         m.insert("automata".into(), Value::Array(list));
     }
 
     if !level.pairs.is_empty() {
-        let list: Vec<Value> = level
-            .pairs
-            .iter()
-            .map(|p| {
-                let mut pm = Map::new();
-                let words: Vec<&str> = p.words.iter().map(|w| w.text.as_str()).collect();
-                pm.insert("words".into(), json!(words));
-                pm.insert("effect".into(), json!(p.effect));
-                if p.enter {
-                    pm.insert("enter".into(), json!(true));
-                }
-                Value::Object(pm)
-            })
-            .collect();
+        let list: Vec<Value> = level.pairs.iter().map(pair_value).collect();
         m.insert("pairs".into(), Value::Array(list));
     }
 
@@ -228,10 +201,46 @@ fn level_value(level: &Level) -> Value {
         m.insert("terrain".into(), json!(list));
     }
 
+    insert_check(&mut m, &level.check);
+
+    let objects: Vec<Value> = level.objects.iter().map(object_value).collect();
+    m.insert("objects".into(), Value::Array(objects));
+    Value::Object(m)
+}
+
+/// An automaton, its steps in the long form.
+fn automaton_value(a: &Automaton) -> Value {
+    let mut am = Map::new();
+    am.insert("id".into(), json!(a.id.text));
+    if let Some(s) = &a.subject {
+        am.insert("subject".into(), json!(s.text));
+    }
+    am.insert("property".into(), json!(a.property.text));
+    if let Some(p) = a.phase {
+        am.insert("phase".into(), json!(p));
+    }
+    let steps: Vec<Value> = a.pattern.iter().map(|s| step_value(*s)).collect();
+    am.insert("pattern".into(), Value::Array(steps));
+    Value::Object(am)
+}
+
+/// A pair; `enter` only when set.
+fn pair_value(p: &Pair) -> Value {
+    let mut pm = Map::new();
+    let words: Vec<&str> = p.words.iter().map(|w| w.text.as_str()).collect();
+    pm.insert("words".into(), json!(words));
+    pm.insert("effect".into(), json!(p.effect));
+    if p.enter {
+        pm.insert("enter".into(), json!(true));
+    }
+    Value::Object(pm)
+}
+
+/// The check metadata's keys, in the format's order.
+fn insert_check(m: &mut Map<String, Value>, check: &CheckMeta) {
     // The game's format keeps `allowBypass` / `allowHandsOff` as booleans; the
     // reasons (and the code or name as written) go into `allow`, bypass first,
     // then hands-off, then the others, so nothing is lost on a round trip.
-    let check = &level.check;
     if check.allow_bypass.is_some() {
         m.insert("allowBypass".into(), json!(true));
     }
@@ -267,36 +276,32 @@ fn level_value(level: &Level) -> Value {
     if let Some(s) = check.steps {
         m.insert("steps".into(), json!(s));
     }
+}
 
-    let objects: Vec<Value> = level
-        .objects
-        .iter()
-        .map(|o| {
-            let mut om = Map::new();
-            match o.kind {
-                Kind::Word => {
-                    om.insert("kind".into(), json!("word"));
-                    om.insert("text".into(), json!(o.text));
-                }
-                Kind::Thing => {
-                    om.insert("kind".into(), json!("object"));
-                    om.insert("noun".into(), json!(o.text));
-                }
-            }
-            om.insert("x".into(), json!(o.x));
-            om.insert("y".into(), json!(o.y));
-            om.insert("id".into(), json!(o.id));
-            if o.fixed {
-                om.insert("fixed".into(), json!(true));
-            }
-            if let Some(c) = &o.channel {
-                om.insert("channel".into(), json!(c));
-            }
-            Value::Object(om)
-        })
-        .collect();
-    m.insert("objects".into(), Value::Array(objects));
-    Value::Object(m)
+/// An object record: `kind`, its word or noun, place and id, then `fixed` and
+/// `channel` when set.
+fn object_value(o: &Object) -> Value {
+    let mut om = Map::new();
+    match o.kind {
+        Kind::Word => {
+            om.insert("kind".into(), json!("word"));
+            om.insert("text".into(), json!(o.text));
+        }
+        Kind::Thing => {
+            om.insert("kind".into(), json!("object"));
+            om.insert("noun".into(), json!(o.text));
+        }
+    }
+    om.insert("x".into(), json!(o.x));
+    om.insert("y".into(), json!(o.y));
+    om.insert("id".into(), json!(o.id));
+    if o.fixed {
+        om.insert("fixed".into(), json!(true));
+    }
+    if let Some(c) = &o.channel {
+        om.insert("channel".into(), json!(c));
+    }
+    Value::Object(om)
 }
 
 /// Whether an allowance names M403 (bypass).

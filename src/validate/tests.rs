@@ -2,7 +2,7 @@
 //! the edges of the shared limits.
 
 use super::*;
-use crate::model::{Automaton, Named, Object, PaletteEntry, World};
+use crate::model::{Automaton, Kind, Named, Object, PaletteEntry, Step, World};
 
 fn sp(a: usize, b: usize) -> Span {
     Span::new(a, b)
