@@ -33,6 +33,7 @@ pub mod diag;
 pub mod engine;
 pub mod files;
 pub mod fmt;
+#[cfg(feature = "testing")]
 pub mod fuzz;
 pub mod ide;
 pub mod import;

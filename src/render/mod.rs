@@ -16,7 +16,7 @@ pub mod glyph;
 pub mod raster;
 
 use crate::engine::events::rule_lines;
-use crate::engine::{Class, Game, Input, Tok};
+use crate::engine::{Class, EntId, Game, Input, State, Tok};
 use crate::model::{self, Level, Pack};
 use crate::session::Snapshot;
 use std::collections::BTreeMap;
@@ -265,10 +265,10 @@ impl<'a> Scene<'a> {
         }
     }
 
-    /// The SVG of one snapshot.
+    /// The SVG of one snapshot: the glyphs it uses, the header, the floor,
+    /// the layers (channel holders, terrain, things, words; id order in
+    /// each), then the side panel.
     pub fn svg(&self, snap: &Snapshot, opts: &Options) -> String {
-        let g = self.game;
-        let s = &snap.state;
         let (width, height) = self.size(snap, opts);
         let mut out = String::new();
         let _ = writeln!(
@@ -276,11 +276,43 @@ impl<'a> Scene<'a> {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"{FONT}\">"
         );
         out.push_str("<desc>Miau Is True board. Emoji graphics: Twemoji, CC-BY 4.0.</desc>");
+        let nouns = self.looks(&snap.state);
+        let symbols = self.write_defs(&mut out, &nouns);
+        let _ = write!(
+            out,
+            "<rect width=\"{width}\" height=\"{height}\" fill=\"{BG}\"/>"
+        );
+        self.write_header(&mut out, snap, width);
+        self.write_floor(&mut out);
+        let live = self.game.live(&snap.state);
+        self.write_channel_holders(&mut out, &snap.state, &live);
+        let looks = Looks {
+            nouns: &nouns,
+            symbols,
+            stop: self.stop_nouns(&snap.state),
+        };
+        for pass_terrain in [true, false] {
+            for &e in &live {
+                self.write_thing(&mut out, snap, e, pass_terrain, &looks);
+            }
+        }
+        self.write_words(&mut out, &snap.state, &live);
+        self.write_panel(&mut out, snap, opts);
+        out.push_str("</svg>\n");
+        // One element a line, so that diffs of pictures read; never inside a
+        // <text>, where a line break would become a space.
+        out.replace("/>", "/>\n")
+            .replace("</text>", "</text>\n")
+            .replace("</symbol>", "</symbol>\n")
+            .replace("<defs>", "<defs>\n")
+            .replace("</desc>", "</desc>\n")
+            .replace("</defs>", "</defs>\n")
+    }
 
-        // Glyph symbols, once each, in noun order.
-        let rules = g.rules(s);
-        let stop_bit = g.tok("STOP").map_or(0, |t| g.vocab.prop_bit(t));
-        let mut nouns: BTreeMap<String, glyph::Look> = BTreeMap::new();
+    /// The look of every noun a live thing (not a word) of `s` has.
+    fn looks(&self, s: &State) -> BTreeMap<String, glyph::Look> {
+        let g = self.game;
+        let mut nouns = BTreeMap::new();
         for e in g.live(s) {
             if !g.ents[usize::from(e)].word
                 && let Some(t) = g.noun(s, e)
@@ -290,10 +322,36 @@ impl<'a> Scene<'a> {
                 nouns.insert(n, l);
             }
         }
+        nouns
+    }
+
+    /// Whether a noun is STOP under the rules of `s`: its terrain is drawn
+    /// solid.
+    fn stop_nouns(&self, s: &State) -> impl Fn(Tok) -> bool {
+        let g = self.game;
+        let rules = g.rules(s);
+        let stop_bit = g.tok("STOP").map_or(0, |t| g.vocab.prop_bit(t));
+        move |t| rules.noun_props(t) & stop_bit != 0
+    }
+
+    /// Whether things of `noun` are drawn as terrain slabs: by their look,
+    /// or the level's terrain declaration.
+    fn is_terrain(&self, noun: &str, look: &glyph::Look) -> bool {
+        look.terrain || self.level.terrain.iter().any(|t| t.text == noun)
+    }
+
+    /// Writes `<defs>`: a symbol per Twemoji glyph of `nouns`' things
+    /// (once each, in noun order; terrain has none), and the terrain's
+    /// hatch. Returns each glyph's symbol number.
+    fn write_defs<'n>(
+        &self,
+        out: &mut String,
+        nouns: &'n BTreeMap<String, glyph::Look>,
+    ) -> BTreeMap<&'n str, usize> {
         let mut symbols: BTreeMap<&str, usize> = BTreeMap::new();
         let mut defs = String::new();
-        for (n, l) in &nouns {
-            let slab = l.terrain || self.level.terrain.iter().any(|t| t.text == *n);
+        for (n, l) in nouns {
+            let slab = self.is_terrain(n, l);
             if slab || l.glyph.is_empty() || symbols.contains_key(l.glyph.as_str()) {
                 continue;
             }
@@ -309,12 +367,12 @@ impl<'a> Scene<'a> {
         }
         defs.push_str("<pattern id=\"hatch\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"3\" height=\"8\" fill=\"#5a5f6e\"/></pattern>");
         let _ = write!(out, "<defs>{defs}</defs>");
-        let _ = write!(
-            out,
-            "<rect width=\"{width}\" height=\"{height}\" fill=\"{BG}\"/>"
-        );
+        symbols
+    }
 
-        // Header: title, turn, result.
+    /// Writes the header: the level's title, and the turn or the win.
+    fn write_header(&self, out: &mut String, snap: &Snapshot, width: u32) {
+        let s = &snap.state;
         let title = self
             .level
             .title
@@ -337,38 +395,42 @@ impl<'a> Scene<'a> {
             width - PAD,
             esc(&status)
         );
+    }
 
-        // Floor.
-        let (bw, bh) = (u32::from(g.width), u32::from(g.height));
-        let (ox, oy) = (PAD, HEADER);
+    /// Writes the floor: one tile per cell of the board.
+    fn write_floor(&self, out: &mut String) {
+        let (bw, bh) = (u32::from(self.game.width), u32::from(self.game.height));
         for y in 0..bh {
             for x in 0..bw {
                 let _ = write!(
                     out,
                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{FLOOR}\"/>",
-                    ox + x * CELL + 1,
-                    oy + y * CELL + 1,
+                    PAD + x * CELL + 1,
+                    HEADER + y * CELL + 1,
                     CELL - 2,
                     CELL - 2
                 );
             }
         }
+    }
 
-        // Layers: channel holders, terrain, things, words; id order in each.
-        let live = g.live(s);
-        let cell = |e: u16| {
-            let (x, y) = g.pos(s, e).unwrap_or((0, 0));
-            (ox + u32::from(x) * CELL, oy + u32::from(y) * CELL)
-        };
-        let is_terrain = |noun: &str, look: &glyph::Look| {
-            look.terrain || self.level.terrain.iter().any(|t| t.text == noun)
-        };
-        for &e in &live {
+    /// The top-left corner, in pixels, of the cell thing `e` stands on.
+    fn cell_corner(&self, s: &State, e: EntId) -> (u32, u32) {
+        let (x, y) = self.game.pos(s, e).unwrap_or((0, 0));
+        (PAD + u32::from(x) * CELL, HEADER + u32::from(y) * CELL)
+    }
+
+    /// Writes the first layer: things with a channel in its colour, gates
+    /// (barred when shut, dashed when open) and plates whole, any other a
+    /// channel dot over which its glyph is drawn later.
+    fn write_channel_holders(&self, out: &mut String, s: &State, live: &[EntId]) {
+        let g = self.game;
+        for &e in live {
             let info = &g.ents[usize::from(e)];
             if info.word || info.channel.is_none() {
                 continue;
             }
-            let (x, y) = cell(e);
+            let (x, y) = self.cell_corner(s, e);
             let c = channel_colour(info.channel);
             let noun = g.noun(s, e).map_or("", |t| g.name(t));
             if noun == "GATE" {
@@ -412,106 +474,111 @@ impl<'a> Scene<'a> {
                 );
             }
         }
-        for pass_terrain in [true, false] {
-            for &e in &live {
-                let info = &g.ents[usize::from(e)];
-                if info.word {
-                    continue;
-                }
-                let Some(t) = g.noun(s, e) else { continue };
-                let noun = g.name(t);
-                if info.channel.is_some() && (noun == "GATE" || noun == "PLATE") {
-                    continue;
-                }
-                let look = nouns
-                    .get(noun)
-                    .cloned()
-                    .unwrap_or_else(|| glyph::look(self.pack, noun));
-                let terrain = is_terrain(noun, &look);
-                if terrain != pass_terrain {
-                    continue;
-                }
-                let (x, y) = cell(e);
-                if terrain {
-                    let stop = rules.noun_props(t) & stop_bit != 0;
-                    if stop {
-                        let _ = write!(
-                            out,
-                            "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#4d5260\"/><rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"5\" fill=\"#646a7a\"/>"
-                        );
-                    } else {
-                        let _ = write!(
-                            out,
-                            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"url(#hatch)\" stroke=\"#5a5f6e\" stroke-width=\"2\"/>",
-                            x + 2,
-                            y + 2,
-                            CELL - 4,
-                            CELL - 4
-                        );
-                    }
-                    continue;
-                }
-                match symbols.get(look.glyph.as_str()) {
-                    Some(k) => {
-                        let left = snap
-                            .facing_left
-                            .get(usize::from(e))
-                            .copied()
-                            .unwrap_or(false);
-                        let flip = look.faces_left.is_some_and(|fl| fl != left);
-                        if flip {
-                            let _ = write!(
-                                out,
-                                "<use href=\"#g{k}\" width=\"40\" height=\"40\" transform=\"translate({} {}) scale(-1 1)\"/>",
-                                x + 44,
-                                y + 4
-                            );
-                        } else {
-                            let _ = write!(
-                                out,
-                                "<use href=\"#g{k}\" x=\"{}\" y=\"{}\" width=\"40\" height=\"40\"/>",
-                                x + 4,
-                                y + 4
-                            );
-                        }
-                    }
-                    None if !look.glyph.is_empty() => {
-                        let _ = write!(
-                            out,
-                            "<text x=\"{}\" y=\"{}\" font-size=\"26\" fill=\"{INK}\" text-anchor=\"middle\">{}</text>",
-                            x + 24,
-                            y + 34,
-                            esc(&look.glyph)
-                        );
-                    }
-                    None => {
-                        let len = noun.chars().count().max(1) as u32;
-                        let size = (40 * 100 / (62 * len)).clamp(6, 12);
-                        let _ = write!(
-                            out,
-                            "<rect x=\"{}\" y=\"{}\" width=\"40\" height=\"40\" rx=\"20\" fill=\"none\" stroke=\"{INK}\" stroke-width=\"1.5\"/><text x=\"{}\" y=\"{}\" font-size=\"{size}\" fill=\"{INK}\" text-anchor=\"middle\">{}</text>",
-                            x + 4,
-                            y + 4,
-                            x + 24,
-                            y + 24 + size * 36 / 100,
-                            esc(&noun.to_ascii_lowercase())
-                        );
-                    }
+    }
+
+    /// Writes thing `e` (not a word, a gate or a plate) when it belongs to
+    /// the pass: terrain slabs in the terrain pass (`pass_terrain`), every
+    /// other thing's glyph in the next.
+    fn write_thing(
+        &self,
+        out: &mut String,
+        snap: &Snapshot,
+        e: EntId,
+        pass_terrain: bool,
+        looks: &Looks<'_, impl Fn(Tok) -> bool>,
+    ) {
+        let (g, s) = (self.game, &snap.state);
+        let info = &g.ents[usize::from(e)];
+        if info.word {
+            return;
+        }
+        let Some(t) = g.noun(s, e) else { return };
+        let noun = g.name(t);
+        if info.channel.is_some() && (noun == "GATE" || noun == "PLATE") {
+            return;
+        }
+        let look = looks
+            .nouns
+            .get(noun)
+            .cloned()
+            .unwrap_or_else(|| glyph::look(self.pack, noun));
+        let terrain = self.is_terrain(noun, &look);
+        if terrain != pass_terrain {
+            return;
+        }
+        let (x, y) = self.cell_corner(s, e);
+        if terrain {
+            write_slab(out, x, y, (looks.stop)(t));
+            return;
+        }
+        match looks.symbols.get(look.glyph.as_str()) {
+            Some(k) => {
+                let left = snap
+                    .facing_left
+                    .get(usize::from(e))
+                    .copied()
+                    .unwrap_or(false);
+                let flip = look.faces_left.is_some_and(|fl| fl != left);
+                if flip {
+                    let _ = write!(
+                        out,
+                        "<use href=\"#g{k}\" width=\"40\" height=\"40\" transform=\"translate({} {}) scale(-1 1)\"/>",
+                        x + 44,
+                        y + 4
+                    );
+                } else {
+                    let _ = write!(
+                        out,
+                        "<use href=\"#g{k}\" x=\"{}\" y=\"{}\" width=\"40\" height=\"40\"/>",
+                        x + 4,
+                        y + 4
+                    );
                 }
             }
+            None if !look.glyph.is_empty() => {
+                let _ = write!(
+                    out,
+                    "<text x=\"{}\" y=\"{}\" font-size=\"26\" fill=\"{INK}\" text-anchor=\"middle\">{}</text>",
+                    x + 24,
+                    y + 34,
+                    esc(&look.glyph)
+                );
+            }
+            None => {
+                let len = noun.chars().count().max(1) as u32;
+                let size = (40 * 100 / (62 * len)).clamp(6, 12);
+                let _ = write!(
+                    out,
+                    "<rect x=\"{}\" y=\"{}\" width=\"40\" height=\"40\" rx=\"20\" fill=\"none\" stroke=\"{INK}\" stroke-width=\"1.5\"/><text x=\"{}\" y=\"{}\" font-size=\"{size}\" fill=\"{INK}\" text-anchor=\"middle\">{}</text>",
+                    x + 4,
+                    y + 4,
+                    x + 24,
+                    y + 24 + size * 36 / 100,
+                    esc(&noun.to_ascii_lowercase())
+                );
+            }
         }
-        for &e in &live {
+    }
+
+    /// Writes the last layer: the word tiles.
+    fn write_words(&self, out: &mut String, s: &State, live: &[EntId]) {
+        let g = self.game;
+        for &e in live {
             let info = &g.ents[usize::from(e)];
             if !info.word {
                 continue;
             }
             let Some(t) = g.noun(s, e) else { continue };
-            let (x, y) = cell(e);
-            self.word_tile(&mut out, x, y, g.name(t), info.fixed);
+            let (x, y) = self.cell_corner(s, e);
+            self.word_tile(out, x, y, g.name(t), info.fixed);
         }
+    }
 
-        // Side panel.
-        let px = ox + bw * CELL + 24;
+    /// Writes the side panel: the rules, their words coloured by class,
+    /// and the turn's events ([`Scene::panel`]'s lines).
+    fn write_panel(&self, out: &mut String, snap: &Snapshot, opts: &Options) {
+        let g = self.game;
+        let px = PAD + u32::from(g.width) * CELL + 24;
         let mut y = HEADER + 14;
         for line in self.panel(snap, opts) {
             match line {
@@ -556,15 +623,35 @@ impl<'a> Scene<'a> {
             }
             y += LINE;
         }
-        out.push_str("</svg>\n");
-        // One element a line, so that diffs of pictures read; never inside a
-        // <text>, where a line break would become a space.
-        out.replace("/>", "/>\n")
-            .replace("</text>", "</text>\n")
-            .replace("</symbol>", "</symbol>\n")
-            .replace("<defs>", "<defs>\n")
-            .replace("</desc>", "</desc>\n")
-            .replace("</defs>", "</defs>\n")
+    }
+}
+
+/// What the layers of things draw from, worked out once a picture: each
+/// noun's look, each glyph's symbol number in `<defs>`, and which nouns
+/// are STOP.
+struct Looks<'n, F: Fn(Tok) -> bool> {
+    nouns: &'n BTreeMap<String, glyph::Look>,
+    symbols: BTreeMap<&'n str, usize>,
+    stop: F,
+}
+
+/// Writes a terrain slab at `(x, y)`: solid while its noun is STOP (`stop`),
+/// hatched when it can be walked over.
+fn write_slab(out: &mut String, x: u32, y: u32, stop: bool) {
+    if stop {
+        let _ = write!(
+            out,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#4d5260\"/><rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"5\" fill=\"#646a7a\"/>"
+        );
+    } else {
+        let _ = write!(
+            out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"url(#hatch)\" stroke=\"#5a5f6e\" stroke-width=\"2\"/>",
+            x + 2,
+            y + 2,
+            CELL - 4,
+            CELL - 4
+        );
     }
 }
 

@@ -1,18 +1,120 @@
-//! Stage 4's search: a breadth-first solver over any deterministic turn function.
+//! Stage 4's searches: a breadth-first solver over any deterministic turn
+//! function, and what runs it on the engine's levels.
 //!
-//! The search is generic over [`Space`] so that it can be tested against a
-//! naive BFS on small spaces and run on the engine's compact state unchanged.
-//! Visited states are stored as 80-bit fingerprints with a parent index and
-//! the action that reached them (about 22 bytes each, see [`visited`]); only
-//! the current and next BFS layers keep states, delta-encoded against the
-//! state before them in the layer (a few bytes each whatever the board
-//! holds, see [`frontier`]).
+//! # Where things are
 //!
-//! With several threads, one thread merges: it inserts the successors
-//! into the visited set in layer order, which decides everything the
-//! search reports. The others expand units of the layer and encode the
-//! next layer's segments from what the merge found new, so the merging
-//! thread's share of a state is the insert alone.
+//! - This module: the move search, generic over [`Space`] (packed `u32`
+//!   states), so that it is tested against a naive BFS on small spaces
+//!   and runs on the engine's compact state unchanged; [`Limits`],
+//!   [`Outcome`] and [`Verdict`]; `parallel` holds one layer on several
+//!   threads.
+//! - [`visited`], [`fingerprint`], [`frontier`], [`blocks`]: how the move
+//!   search keeps what it has seen and the layers it has yet to expand.
+//! - [`level`]: the engine as a [`Space`] under stage 4's constraints
+//!   (words frozen, hands-off, no rule change, forbid, keep, require, no
+//!   word loss), and which search a level gets ([`level::search_level`]).
+//! - [`deadlock`]: the dead states of sealed GOAL-only levels, a PUSH
+//!   thing that no push can ever bring to a GOAL cell; the move search
+//!   drops them there.
+//! - [`pushes`]: the push search those levels get when one thing is YOU,
+//!   with its lower bound ([`matching`]) and the encodings of its pending
+//!   nodes ([`subsets`], [`gaps`]).
+//! - [`satisfice`], [`shorten`]: a winning route found without proving it
+//!   shortest, then shortened.
+//! - [`pool`]: the one memory cap a `check` run's parallel searches share,
+//!   in level order.
+//!
+//! # The move search
+//!
+//! A visited state is its 128-bit Zobrist fingerprint, updated word by
+//! changed word, of which 80 bits are kept with a parent index and the
+//! action that reached it: about 20 bytes a state. A small cache of recent
+//! states catches most repeats before they reach the table; inserts are
+//! pipelined, their slots prefetched ahead of the merge. When the table
+//! grows it is rebuilt in place, giving the old table's pages back as the
+//! rebuild goes, so the memory a search counts is what it holds at its
+//! peak.
+//!
+//! Only two layers hold states: the one being expanded and the one being
+//! found, each delta-encoded against the state before it in the layer,
+//! each chunk's first against the start state ([`frontier`]): a few bytes
+//! a state whatever the board holds. A segment whose deltas come to 8
+//! bytes a state or more (many things moving apart) is stored as LZ4
+//! blocks ([`blocks`], the one block format of the solver). A segment is
+//! freed once the merge is past every unit that reads it.
+//!
+//! With several threads, one thread merges: it inserts each chunk's
+//! successors into the visited set in layer order and marks the new ones,
+//! which decides everything the search reports, so the verdict, the route
+//! and every count are those of one thread. The other threads expand
+//! units of the layer and encode each merged chunk's new states as a
+//! segment of the next layer, each thread the chunks it expanded, in
+//! buffers of its own, so a chunk's words stay in one core's cache. Each
+//! thread steps its own copy of the space, on cache lines of its own,
+//! since a space writes into itself at every step. When the next chunk to
+//! merge is not ready, the merging thread encodes or expands rather than
+//! wait. Segments are counted a fixed number of units behind the merge,
+//! so the memory figures do not depend on the thread count either.
+//!
+//! A search stops at its state budget (by default the memory cap's worth
+//! of states, [`DEFAULT_BUDGET`], a count so that a verdict is the same on
+//! every machine) or at the memory cap, and says which ([`LimitKind`]).
+//!
+//! # The push search
+//!
+//! On sealed rooms whose rules never change, where only the one YOU thing
+//! moves things and the properties are among YOU, PUSH, STOP and GOAL,
+//! [`pushes`] searches over pushes instead of moves: A* over the states
+//! right after each push, the walks between pushes taken from a grid the
+//! engine builds once. A node is the player's cell and the set of cells
+//! holding PUSH things (which thing stands where makes no difference, since
+//! any of them covers a GOAL cell). Pushes, chains included, are computed
+//! natively and property-tested against the engine; the route is as short
+//! as the move search's, rebuilt by replaying the pushes.
+//!
+//! - **Order.** Nodes are filed once, in buckets by moves plus a lower
+//!   bound on the moves left, then by the bound left, so the nodes nearest
+//!   a win come first and the search stops at the first win of its
+//!   bucket's number. The bound is the larger of the push distances' and
+//!   [`matching`]'s cheapest assignment of GOAL cells to PUSH things at
+//!   straight-segment distances, which stays consistent with chain pushes
+//!   (a push moves one thing one segment at most). It is worked out in
+//!   full once per expanded node and repaired for each successor with one
+//!   augmenting path.
+//! - **Memory.** The visited set is the move search's in its compact form
+//!   (grown by half at every size), and each node's fewest moves takes a
+//!   byte while every count is under 255. A pending entry is its key
+//!   alone: the node's index comes back from the visited set by the key's
+//!   fingerprint when it is taken. The key is one number ([`subsets`]:
+//!   the player's cell and the PUSH things' cells numbered densely over the
+//!   open cells joined to the start, a fixed few bytes), a bucket's
+//!   numbers sorted in blocks of up to 16 384 and written as Rice-coded
+//!   gaps ([`gaps`]). Where the count of nodes passes 2^128, keys are
+//!   written as their cells' differences from the key before, and every
+//!   4 KiB of a bucket packed as an LZ4 block.
+//! - **Fewer nodes.** The mirror images and rotations of a symmetric room
+//!   are one node, kept as the image with the least fingerprint; a node's
+//!   fingerprint hashes its PUSH things as a set, so a successor's images'
+//!   follow from its parent's with two terms swapped each. A successor that
+//!   leaves PUSH things frozen off the GOAL cells for good (a set walled in
+//!   on both axes by itself and blocked cells) is dropped unstored.
+//!
+//! # Satisficing
+//!
+//! [`satisfice::satisfice`] (best-first by novelty, then a
+//! [`satisfice::Guide`]'s estimate; [`satisfice::LevelGuide`] on the engine's levels) and its twin
+//! over pushes, [`pushes::satisfice`], look for a winning route without
+//! proving it shortest; [`shorten`] then shortens it with local
+//! breadth-first detours. [`level::search_level`] tries such a pass
+//! briefly before the plain solve and at length after one that ends in
+//! LIMIT. A route found decides the level ([`Verdict::Solved`] with
+//! [`Shortest::Bounded`] by the fewest steps the exact search had not ruled
+//! out, [`Outcome::settle`]) and bounds the exact search: in sealed rooms
+//! the push search looks only for shorter routes; elsewhere the move
+//! search's layer whose successors are as long is its last, tested for
+//! wins and never stored (`search_within`). [`level::find_route`] is the
+//! pass on its own, for a caller whose clock stopped the exact search
+//! (`miauc solve --timeout`).
 
 pub mod blocks;
 pub mod deadlock;
@@ -21,6 +123,7 @@ pub mod frontier;
 pub mod gaps;
 pub mod level;
 pub mod matching;
+mod parallel;
 pub mod pool;
 pub mod pushes;
 pub mod satisfice;
@@ -30,6 +133,7 @@ pub mod visited;
 
 use crossbeam_utils::CachePadded;
 use frontier::{Frontier, Layer};
+use parallel::parallel_layer;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use visited::{Insert, Visited};
@@ -575,14 +679,6 @@ const PARALLEL_CHUNKS: usize = 4;
 #[cfg(test)]
 const PARALLEL_CHUNKS: usize = 1;
 
-/// Chunks expanded ahead of the merge, per thread: enough that a thread
-/// rarely waits for the merge, few enough that the chunks' buffers stay a
-/// few megabytes. (Three were enough while the merging thread was the one
-/// that limited; once the threads' copies of the space were apart, the
-/// other thread waited for a full window 15% of a search, and six ahead
-/// measured faster: `docs/performance.md`, sixteenth round.)
-const AHEAD: usize = 6;
-
 /// How many units after its own a unit's segment is counted (see
 /// [`Run::count`]): far enough behind the merge that the threads have
 /// encoded it by then, so the merging thread rarely waits. A constant,
@@ -740,219 +836,6 @@ fn sequential_layer<S: Space>(
         run.count(segment);
     }
     ended.map(|out| run.ended(out, frontier))
-}
-
-/// What the threads of [`parallel_layer`] share, under one lock.
-///
-/// Chunks stay with the thread that expanded them: it encodes their
-/// segment once merged, and its spare buffers are its own, so a chunk's
-/// words (a few hundred kilobytes) are written and read again in one
-/// core's cache. Only the merge, which reads a chunk's successors and
-/// fingerprints, crosses cores.
-#[derive(Default)]
-struct Shared {
-    /// Units taken for expansion.
-    taken: usize,
-    /// Units merged.
-    merged: usize,
-    /// Per thread (0 the merging one): merged chunks it expanded, waiting
-    /// to be encoded, with their unit.
-    jobs: Vec<std::collections::VecDeque<(usize, Chunk)>>,
-    /// Encoded segments not yet counted, by unit.
-    encoded: std::collections::BTreeMap<usize, Option<Layer>>,
-    /// Per thread: chunk buffers to reuse.
-    spare: Vec<Vec<Chunk>>,
-    /// The layer is over (or the search ended): the workers return.
-    stop: bool,
-}
-
-/// Work a thread of [`parallel_layer`] takes.
-enum Work {
-    /// Encode a merged chunk's new successors.
-    Encode(usize, Chunk),
-    /// Expand a unit into this buffer.
-    Expand(usize, Chunk),
-}
-
-impl Shared {
-    /// For `threads` threads.
-    fn new(threads: usize) -> Shared {
-        Shared {
-            jobs: (0..threads).map(|_| Default::default()).collect(),
-            spare: (0..threads).map(|_| Vec::new()).collect(),
-            ..Shared::default()
-        }
-    }
-
-    /// Work for thread `me`: its own encoding first (the merge is waiting
-    /// to count it), else the next unit to expand when within `window`
-    /// units of the merge, else another thread's encoding.
-    fn take(&mut self, me: usize, units: usize, window: usize) -> Option<Work> {
-        if let Some((u, chunk)) = self.jobs[me].pop_front() {
-            return Some(Work::Encode(u, chunk));
-        }
-        if self.taken < units && self.taken < self.merged + window {
-            let u = self.taken;
-            self.taken += 1;
-            let mut chunk = self.spare[me].pop().unwrap_or_default();
-            chunk.by = me;
-            return Some(Work::Expand(u, chunk));
-        }
-        self.oldest_job().map(|(u, chunk)| Work::Encode(u, chunk))
-    }
-
-    /// The merged chunk waiting longest to be encoded, whoever expanded it.
-    fn oldest_job(&mut self) -> Option<(usize, Chunk)> {
-        let queue = self
-            .jobs
-            .iter_mut()
-            .filter(|q| !q.is_empty())
-            .min_by_key(|q| q.front().map_or(usize::MAX, |j| j.0))?;
-        queue.pop_front()
-    }
-}
-
-/// Encodes `chunk`'s segment for unit `u` and files it; the buffer goes
-/// back to be reused.
-fn encode_job(
-    shared: &(std::sync::Mutex<Shared>, std::sync::Condvar),
-    base: &Arc<[u32]>,
-    u: usize,
-    chunk: Chunk,
-) {
-    let segment = encode(&chunk, base);
-    if let Ok(mut g) = shared.0.lock() {
-        g.encoded.insert(u, segment);
-        if let Some(spare) = g.spare.get_mut(chunk.by) {
-            spare.push(chunk);
-        }
-    }
-    shared.1.notify_all();
-}
-
-/// One layer on `workers.len()` threads, this one included. The others
-/// each take the oldest merged chunk they expanded to encode, else the
-/// next unit not yet taken (at most [`AHEAD`] per thread beyond the
-/// merge), else another thread's merged chunk to encode ([`Shared::take`]),
-/// and hand what they made over. This thread merges the units in order and counts
-/// their segments as [`due`] says; whenever the next unit to merge is not
-/// ready it encodes or expands itself rather than wait, so `jobs` threads
-/// keep `jobs` cores busy. Returns the outcome when the search ends
-/// within the layer.
-fn parallel_layer<S: Space + Send>(
-    workers: &mut [CachePadded<S>],
-    frontier: &Frontier,
-    first: u32,
-    last: bool,
-    base: &Arc<[u32]>,
-    run: &mut Run<'_>,
-) -> Option<Outcome> {
-    use std::sync::{Condvar, Mutex, mpsc};
-    let units = frontier.units();
-    let window = AHEAD * workers.len();
-    let shared = (Mutex::new(Shared::new(workers.len())), Condvar::new());
-    let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
-    let (own, others) = workers.split_first_mut()?;
-    std::thread::scope(|scope| {
-        for (me, worker) in (1..).zip(others.iter_mut()) {
-            let tx = tx.clone();
-            let shared = &shared;
-            scope.spawn(move || {
-                loop {
-                    let work = {
-                        let Ok(mut g) = shared.0.lock() else { return };
-                        loop {
-                            if g.stop {
-                                return;
-                            }
-                            if let Some(work) = g.take(me, units, window) {
-                                break work;
-                            }
-                            let Ok(next) = shared.1.wait(g) else { return };
-                            g = next;
-                        }
-                    };
-                    match work {
-                        Work::Encode(u, chunk) => encode_job(shared, base, u, chunk),
-                        Work::Expand(u, mut chunk) => {
-                            expand(&**worker, frontier, u, last, &mut chunk);
-                            if tx.send((u, chunk)).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: Vec<Option<Chunk>> = (0..window).map(|_| None).collect();
-        let mut m = 0usize;
-        let mut ended = None;
-        loop {
-            // Count the segments due before unit m is merged (every merged
-            // one once the search has ended): filed ones, else encode one
-            // waiting, else wait for a thread encoding it.
-            let target = if ended.is_some() { m } else { due(m, units) };
-            if run.counted < target {
-                let k = run.counted;
-                let Ok(mut g) = shared.0.lock() else { break };
-                if let Some(segment) = g.encoded.remove(&k) {
-                    drop(g);
-                    run.count(segment);
-                } else if let Some((u, chunk)) = g.oldest_job() {
-                    drop(g);
-                    encode_job(&shared, base, u, chunk);
-                } else if shared.1.wait(g).is_err() {
-                    break;
-                }
-                continue;
-            }
-            if m == units || ended.is_some() {
-                break;
-            }
-            if let Some(mut chunk) = pending[m % window].take() {
-                ended = run.merge(&mut chunk, first + frontier.unit_start(m), frontier);
-                frontier.release_through(m);
-                m += 1;
-                if let Ok(mut g) = shared.0.lock() {
-                    g.merged = m;
-                    if let Some(queue) = g.jobs.get_mut(chunk.by) {
-                        queue.push_back((m - 1, chunk));
-                    }
-                }
-                shared.1.notify_all();
-                continue;
-            }
-            // The next unit to merge is not ready: take what has arrived,
-            // else encode or expand (within the window, so its slot is
-            // free), else wait for it.
-            if let Ok((u, chunk)) = rx.try_recv() {
-                pending[u % window] = Some(chunk);
-                continue;
-            }
-            let work = shared
-                .0
-                .lock()
-                .ok()
-                .and_then(|mut g| g.take(0, units, window));
-            match work {
-                Some(Work::Encode(u, chunk)) => encode_job(&shared, base, u, chunk),
-                Some(Work::Expand(u, mut chunk)) => {
-                    expand(&**own, frontier, u, last, &mut chunk);
-                    pending[u % window] = Some(chunk);
-                }
-                None => {
-                    let Ok((u, chunk)) = rx.recv() else { break };
-                    pending[u % window] = Some(chunk);
-                }
-            }
-        }
-        if let Ok(mut g) = shared.0.lock() {
-            g.stop = true;
-        }
-        shared.1.notify_all();
-        ended.map(|out| run.ended(out, frontier))
-    })
 }
 
 #[cfg(test)]

@@ -275,52 +275,6 @@ fn tiny_searches_pay_for_their_states_alone() {
     }
 }
 
-/// Work of a two-thread layer of four units, at most two ahead of the
-/// merge: each thread encodes the chunks it expanded before anything else,
-/// another thread's only when it has nothing else, and a buffer goes back
-/// to the thread that expanded into it.
-#[test]
-fn chunks_stay_with_the_thread_that_expanded_them() {
-    let (units, window) = (4, 2);
-    let mut shared = Shared::new(2);
-    let Some(Work::Expand(0, first)) = shared.take(1, units, window) else {
-        panic!("thread 1 expands unit 0");
-    };
-    let Some(Work::Expand(1, second)) = shared.take(0, units, window) else {
-        panic!("thread 0 expands unit 1");
-    };
-    assert_eq!((first.by, second.by), (1, 0));
-    assert!(
-        shared.take(1, units, window).is_none(),
-        "unit 2 is beyond the window and nothing is merged"
-    );
-    // Both merged: each chunk waits for its own thread.
-    shared.merged = 2;
-    shared.jobs[first.by].push_back((0, first));
-    shared.jobs[second.by].push_back((1, second));
-    assert!(
-        matches!(shared.take(0, units, window), Some(Work::Encode(1, _))),
-        "thread 0 encodes its own chunk, not the older one of thread 1"
-    );
-    let Some(Work::Expand(2, third)) = shared.take(0, units, window) else {
-        panic!("with its own encoded, thread 0 expands the next unit");
-    };
-    assert_eq!(third.by, 0);
-    let Some(Work::Expand(3, _)) = shared.take(0, units, window) else {
-        panic!("thread 0 expands the last unit");
-    };
-    let Some(Work::Encode(0, chunk)) = shared.take(0, units, window) else {
-        panic!("with nothing else to do, thread 0 encodes thread 1's chunk");
-    };
-    // Encoded, the buffer goes back to thread 1, which expanded into it.
-    let lock = (std::sync::Mutex::new(shared), std::sync::Condvar::new());
-    let base: Arc<[u32]> = vec![0u32].into();
-    encode_job(&lock, &base, 0, chunk);
-    let shared = lock.0.into_inner().expect("not poisoned");
-    assert_eq!((shared.spare[0].len(), shared.spare[1].len()), (0, 1));
-    assert!(shared.encoded.contains_key(&0));
-}
-
 /// Each thread's copy of the space (as the search keeps them) starts a
 /// cache line of its own and shares none with the next one's, whatever
 /// the space's size.

@@ -1,0 +1,345 @@
+//! Which search a level gets: the push search where it applies, else the
+//! move search, each with its satisficing passes around the exact one.
+
+use super::{Constraints, LevelSpace};
+use crate::engine::Game;
+use crate::solver::{self, Limits, Outcome, Progress, Verdict};
+use std::sync::atomic::AtomicBool;
+
+/// The push nodes of a first, small run of the plain solve over pushes: a
+/// level it decides gets no satisficing pass at all.
+pub const SATISFICE_PROBE: u64 = 20_000;
+
+/// The states of a first run of the plain solve over moves, the same for
+/// the move search: a level it decides gets no satisficing pass, and one
+/// that goes on pays for the run again (a fraction of a second at this
+/// size, small beside the searches that need the pass).
+pub const SATISFICE_PROBE_MOVES: u64 = 1_000_000;
+
+/// The nodes of the satisficing pass run before a plain solve over pushes
+/// ([`solver::pushes::satisfice`]): enough for the routes it finds on most
+/// sealed rooms, under a second where it finds none; the push search then
+/// looks only for shorter routes.
+pub const SATISFICE_FIRST: u64 = 50_000;
+
+/// The states of the satisficing pass run before a plain solve over moves
+/// ([`solver::satisfice`]). The move search gains nothing from a bound, so
+/// this pass only serves a search stopped by its caller (a timeout): kept
+/// small, since it costs a crowded board's exhaustive proof a few tenths
+/// of a second when it finds nothing.
+pub const SATISFICE_FIRST_MOVES: u64 = 5_000;
+
+/// The nodes of the satisficing pass run after a plain solve that ended in
+/// LIMIT without a route: the state budget's place, now the shortest route
+/// is out of reach (its byte cap is the memory cap's).
+pub const SATISFICE_AFTER: u64 = 8_000_000;
+
+/// Searches `game` under `constraints`: the push search ([`solver::pushes`])
+/// where it applies, else [`solver::search`] on a [`LevelSpace`], with a
+/// start state excluded by a forbid search counting as exhausted. `jobs`
+/// threads expand each layer of the move search; the result is the one of
+/// one thread.
+///
+/// The plain solve (no constraints) also looks for any winning route
+/// ([`solver::satisfice`]) on levels it doesn't decide within
+/// [`SATISFICE_PROBE`] push nodes or [`SATISFICE_PROBE_MOVES`] states:
+/// first with [`SATISFICE_FIRST`] nodes (pushes) or
+/// [`SATISFICE_FIRST_MOVES`] states (moves), before the search runs again
+/// in full, so that the push search can stop at the route's length and a
+/// search stopped by the caller still has it; then, if the shortest-route
+/// search ran out of budget without one, with [`SATISFICE_AFTER`]. A
+/// route it finds (replayed on the engine, then shortened) decides the
+/// level when the shortest-route search stopped without one: the verdict
+/// is then [`Verdict::Solved`] with [`solver::Shortest::Bounded`] by the
+/// fewest steps that search had not ruled out. Each pass stays within the
+/// state budget and the memory cap of `limits`.
+pub fn search_level(
+    game: &Game,
+    constraints: Constraints,
+    limits: Limits,
+    jobs: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    let probes = (SATISFICE_PROBE, SATISFICE_PROBE_MOVES);
+    probed_search(game, constraints, limits, probes, jobs, cancel, progress)
+}
+
+/// [`search_level`] with first runs of `probes` (push nodes, move states).
+pub(super) fn probed_search(
+    game: &Game,
+    constraints: Constraints,
+    limits: Limits,
+    probes: (u64, u64),
+    jobs: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    let plain = constraints == Constraints::default();
+    let space = LevelSpace::new(game, constraints);
+    // A level the search decides within a probe's states gets no
+    // satisficing pass: the search runs once more, in full, only when
+    // that first run ran out (the same search, so a level it decides gets
+    // the same result either way, and a small one pays nothing).
+    let probe = |states: u64| Limits {
+        states: limits.states.min(states),
+        ..limits
+    };
+    let settled = |out: &Outcome, probe: Limits| {
+        out.verdict != Verdict::Limit || probe.states == limits.states
+    };
+    if !space.start_excluded()
+        && let Some(pushes) = space.push_space()
+    {
+        let pass = |nodes: u64| {
+            solver::pushes::satisfice(&pushes, nodes.min(limits.states), limits.memory, cancel)
+                .filter(|route| space.wins(route))
+                .map(|route| solver::shorten::shorten(&space, &route))
+        };
+        if !plain {
+            return solver::pushes::search(&pushes, limits, None, cancel, progress);
+        }
+        let first = probe(probes.0);
+        let mut out = solver::pushes::search(&pushes, first, None, cancel, progress);
+        if !settled(&out, first) {
+            let known = pass(SATISFICE_FIRST);
+            out = solver::pushes::search(&pushes, limits, known, cancel, progress);
+        }
+        if out.verdict == Verdict::Limit && out.found.is_none() {
+            out.found = pass(SATISFICE_AFTER);
+        }
+        return out.settle();
+    }
+    if !plain || space.start_excluded() {
+        return search_space(&space, limits, None, jobs, cancel, progress);
+    }
+    let guide = solver::satisfice::LevelGuide::new(game);
+    let pass = |nodes: u64| {
+        let nodes = nodes.min(limits.states);
+        solver::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
+            .filter(|route| space.wins(route))
+            .map(|route| solver::shorten::shorten(&space, &route))
+    };
+    let first = probe(probes.1);
+    let mut out = search_space(&space, first, None, jobs, cancel, progress);
+    if !settled(&out, first) {
+        // A route found bounds the search: its last layer is the one
+        // whose successors are as long, and isn't stored.
+        let known = pass(SATISFICE_FIRST_MOVES);
+        let longest = known.as_ref().map(|route| route.len() as u32);
+        out = search_space(&space, limits, longest, jobs, cancel, progress);
+        if matches!(out.verdict, Verdict::Limit | Verdict::Cancelled) {
+            out.found = known;
+        }
+    }
+    if out.verdict == Verdict::Limit && out.found.is_none() {
+        out.found = pass(SATISFICE_AFTER);
+    }
+    out.settle()
+}
+
+/// The satisficing pass [`search_level`] runs after a plain solve that
+/// ends in LIMIT ([`SATISFICE_AFTER`] nodes or states, within `limits`),
+/// on its own: for a caller whose own clock stopped the exact search
+/// (`miauc solve --timeout`) and that still wants a winning route. The
+/// route wins on the engine and is shortened; fold it into the stopped
+/// search's outcome with [`Outcome::with_route`].
+pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Vec<u8>> {
+    let space = LevelSpace::new(game, Constraints::default());
+    if space.start_excluded() {
+        return None;
+    }
+    let nodes = SATISFICE_AFTER.min(limits.states);
+    let route = match space.push_space() {
+        Some(pushes) => solver::pushes::satisfice(&pushes, nodes, limits.memory, cancel),
+        None => {
+            let guide = solver::satisfice::LevelGuide::new(game);
+            solver::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
+        }
+    };
+    route
+        .filter(|route| space.wins(route))
+        .map(|route| solver::shorten::shorten(&space, &route))
+}
+
+/// [`search_level`] over moves whatever the level: the plain search the
+/// push search is tested against.
+pub fn search_moves(
+    game: &Game,
+    constraints: Constraints,
+    limits: Limits,
+    jobs: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    search_space(
+        &LevelSpace::new(game, constraints),
+        limits,
+        None,
+        jobs,
+        cancel,
+        progress,
+    )
+}
+
+/// The move search of `space` for routes of at most `longest` steps
+/// ([`solver::search_within`]), a start excluded by its constraints
+/// counting as exhausted.
+pub(super) fn search_space(
+    space: &LevelSpace,
+    limits: Limits,
+    longest: Option<u32>,
+    jobs: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    if space.start_excluded() {
+        return Outcome {
+            verdict: Verdict::Unsolved,
+            expanded: 0,
+            stored: 0,
+            depth: 0,
+            peak_bytes: 0,
+            visited_bytes: 0,
+            limit: None,
+            found: None,
+            fewest: 0,
+        };
+    }
+    solver::search_within(space, limits, longest, jobs, cancel, progress)
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+    use crate::engine::testkit;
+
+    const ROOM: &str = "MIAU IS YOU . ROCK IS PUSH\n\
+                        # # # # # # # # # #\n\
+                        # . . . . . . . . #\n\
+                        # . r . . . . r . #\n\
+                        # . . . m . . . . #\n\
+                        # . r . . . . . . #\n\
+                        # # # # # # # # # #\n\
+                        WALL IS STOP";
+
+    /// A space far beyond the memory allowed ends in LIMIT, within it.
+    #[test]
+    fn memory_budget_ends_in_limit() {
+        let game = Game::new(&testkit::level(ROOM));
+        let memory = 4 << 20;
+        let out = search_level(
+            &game,
+            Constraints::default(),
+            Limits {
+                states: u64::MAX,
+                memory,
+            },
+            1,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(out.verdict, Verdict::Limit);
+        assert_eq!(out.limit, Some(solver::LimitKind::Memory));
+        // Checked every 1024 expansions: at most one growth step over.
+        assert!(out.peak_bytes < memory * 2, "{}", out.peak_bytes);
+    }
+
+    /// The state budget ends the search at exactly that many expansions,
+    /// and says so; its depth is the layer it stopped in.
+    #[test]
+    fn state_budget_ends_in_limit_and_says_which() {
+        let game = Game::new(&testkit::level(ROOM));
+        let out = search_level(
+            &game,
+            Constraints::default(),
+            Limits {
+                states: 5000,
+                memory: 1 << 30,
+            },
+            1,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(out.verdict, Verdict::Limit);
+        assert_eq!(out.limit, Some(solver::LimitKind::States));
+        assert_eq!(out.expanded, 5000);
+        assert!(out.depth > 3, "{}", out.depth);
+        // The frontier is delta-encoded: far below the 4 bytes per thing
+        // per state that whole states would cost.
+        let per_state = out.peak_bytes as f64 / out.stored as f64;
+        assert!(per_state < 64.0, "{per_state}");
+    }
+
+    /// A level the first, small run doesn't decide is searched again in
+    /// full after the satisficing pass: the result is the plain search's,
+    /// verdict and counts (here an open room with no win, exhausted).
+    #[test]
+    fn a_search_past_the_probe_is_the_plain_search() {
+        let (level, moves) = probed_and_plain(ROOM, 1000);
+        assert_eq!(level.verdict, moves.verdict);
+        assert_eq!(
+            (level.expanded, level.stored),
+            (moves.expanded, moves.stored)
+        );
+        assert_eq!(level.found, None);
+    }
+
+    /// The search of `level` past a first run of `probe` move states (and
+    /// as many push nodes), and the plain move search, which must go past it.
+    fn probed_and_plain(level: &str, probe: u64) -> (Outcome, Outcome) {
+        let game = Game::new(&testkit::level(level));
+        let cancel = AtomicBool::new(false);
+        let limits = Limits::default();
+        let none = Constraints::default;
+        let probed = probed_search(
+            &game,
+            none(),
+            limits,
+            (1000, probe),
+            1,
+            &cancel,
+            &mut |_| {},
+        );
+        let moves = search_moves(&game, none(), limits, 1, &cancel, &mut |_| {});
+        assert!(moves.expanded > probe, "{}", moves.expanded);
+        (probed, moves)
+    }
+
+    /// Past the probe, the route the satisficing pass finds bounds the move
+    /// search: the same verdict, route and states expanded as the plain
+    /// search, and the last layer's successors never stored.
+    #[test]
+    fn a_route_found_bounds_the_search_past_the_probe() {
+        let level = "MIAU IS YOU . ROCK IS PUSH\n\
+                     # # # # # # # # # #\n\
+                     # . . . . . . . . #\n\
+                     # . r . . . . r . #\n\
+                     # . . . m . . . f #\n\
+                     # . r . . . . . . #\n\
+                     # # # # # # # # # #\n\
+                     WALL IS STOP . FLAG IS WIN";
+        let (bounded, moves) = probed_and_plain(level, 20);
+        assert!(
+            matches!(moves.verdict, Verdict::Solved { .. }),
+            "{:?}",
+            moves.verdict
+        );
+        assert_eq!(bounded.verdict, moves.verdict);
+        assert_eq!(bounded.expanded, moves.expanded);
+        assert!(
+            bounded.stored < moves.stored,
+            "{} stored, {} without the bound",
+            bounded.stored,
+            moves.stored
+        );
+    }
+
+    /// The default budget is the memory cap's worth of states.
+    #[test]
+    fn the_default_budget_is_derived_from_the_memory_cap() {
+        let l = Limits::default();
+        assert_eq!(l.states, (l.memory / solver::BYTES_PER_STATE) as u64);
+        assert_eq!(l.states, 67_108_864);
+    }
+}
