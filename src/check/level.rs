@@ -133,7 +133,6 @@ impl Ctx<'_> {
             states: self.budget,
             memory: self.memory,
         };
-        let t = std::time::Instant::now();
         let out = search_level(
             &self.game,
             constraints,
@@ -149,7 +148,6 @@ impl Ctx<'_> {
             stored: out.stored,
             budget: self.budget,
             peak_bytes: out.peak_bytes,
-            seconds: t.elapsed().as_secs_f64(),
         };
         match out.verdict {
             Verdict::Limit => self.report.complete = false,

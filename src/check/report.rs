@@ -65,8 +65,6 @@ pub struct SearchFigures {
     pub budget: u64,
     /// Peak bytes of the visited set and frontier.
     pub peak_bytes: usize,
-    /// Wall time in seconds (not part of deterministic output).
-    pub seconds: f64,
 }
 
 impl SearchFigures {
