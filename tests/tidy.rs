@@ -232,7 +232,10 @@ fn declared_const(line: &str) -> Option<&str> {
 #[test]
 fn each_limit_is_defined_once() {
     let names = limit_names();
-    assert!(names.len() > 5, "validate/limits.rs lists the limits: {names:?}");
+    assert!(
+        names.len() > 5,
+        "validate/limits.rs lists the limits: {names:?}"
+    );
     let mut found = Vec::new();
     for (rel, path) in product_files() {
         if rel == "src/validate/limits.rs" {
@@ -344,7 +347,9 @@ fn the_diagram_and_lib_rs_agree() {
 #[test]
 fn every_public_module_has_a_code_map_row() {
     let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
-    let start = text.find("## Code map").expect("ARCHITECTURE.md has a code map");
+    let start = text
+        .find("## Code map")
+        .expect("ARCHITECTURE.md has a code map");
     let rows: Vec<String> = text[start..]
         .lines()
         .skip(1)
@@ -415,7 +420,9 @@ fn no_module_imports_a_higher_floor() {
                 if let Some(theirs) = floor_of(&target)
                     && theirs > own
                 {
-                    found.push(format!("{rel}:{n}: `{module}` imports `{target}`, a higher floor"));
+                    found.push(format!(
+                        "{rel}:{n}: `{module}` imports `{target}`, a higher floor"
+                    ));
                 }
             }
         }

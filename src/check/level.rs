@@ -258,7 +258,10 @@ impl Ctx<'_> {
     }
 }
 
-/// Runs every stage 4 check of `level` (the `index`th of `pack`).
+/// Runs every stage 4 check of `level` (the `index`th of `pack`), in the
+/// order of `diagnostics.md` §5.1 note D: the recorded solution, the plain
+/// solve and what its route says, then the searches that matter once the
+/// level solves, then the claims.
 pub fn check_level(
     pack: &Pack,
     level: &Level,
@@ -282,56 +285,85 @@ pub fn check_level(
             ..LevelReport::default()
         },
     };
-    let recorded = level.check.solution.as_ref().map(|s| s.text.clone());
-    let solution_span = level.check.solution.as_ref().map_or(level.span, |s| s.span);
-
-    // 1. The recorded solution (M410): microseconds, so first.
-    let mut recorded_wins = false;
-    if let Some(route) = &recorded {
-        let n = route
-            .chars()
-            .filter(|c| Input::from_char(*c).is_some())
-            .count();
-        let id = cx.id().to_string();
-        let why = match replay_route(&cx.game, route) {
-            Replay::Wins(_) => {
-                recorded_wins = true;
-                None
-            }
-            Replay::Blocked { step, input, at } => Some(match at {
-                Some((x, y)) => format!("step {step} ({input}) is blocked at column {x}, row {y}."),
-                None => format!("step {step} ({input}) is blocked."),
-            }),
-            Replay::WonEarly { step } => Some(match n.saturating_sub(step) {
-                1 => format!(
-                    "wins at step {step} of {n}: the last move is extra (`miauc check --fix` trims it)."
-                ),
-                k => format!(
-                    "wins at step {step} of {n}: the last {k} moves are extra (`miauc check --fix` trims them)."
-                ),
-            }),
-            Replay::NoWin => Some(format!(
-                "doesn't win: it ends without a win after {n} steps."
-            )),
-        };
-        if let Some(why) = why {
-            let why = match why.strip_prefix("step ") {
-                Some(_) => format!("doesn't win: {why}"),
-                None => why,
-            };
-            let d = cx.diag(
-                "M410",
-                solution_span,
-                format!("Level {id}: the recorded solution {why}"),
-            );
-            cx.push(d);
-        }
+    let recorded = Recorded::of(level);
+    let recorded_wins = replay_recorded(&mut cx, &recorded);
+    let Some((route, shortest)) = solve(&mut cx, progress) else {
+        return finish(cx);
+    };
+    let best = best_route(&mut cx, &recorded, recorded_wins, &route, shortest);
+    route_findings(&mut cx, &recorded, recorded_wins, &best);
+    let bypassed = bypass(&mut cx, progress);
+    if !bypassed && !level.automata.is_empty() && !cx.report.cancelled {
+        hands_off(&mut cx, progress);
     }
+    if !bypassed && !cx.report.cancelled {
+        no_rule_change(&mut cx, progress);
+    }
+    must_form(&mut cx, progress);
+    claims(&mut cx, progress);
+    let _ = LONG_CHALLENGE;
+    finish(cx)
+}
 
-    // 2. The plain solve.
-    let verdict = cx.search(SearchKind::Solve, Constraints::default(), progress);
-    let (route, shortest) = match verdict {
-        Verdict::Solved { route, shortest } => (route, shortest),
+/// The level's recorded solution, if any, and where to report on it.
+struct Recorded {
+    /// The route as written.
+    route: Option<String>,
+    /// Its number of steps (letters that are inputs).
+    len: Option<usize>,
+    /// The solution's span, else the level's.
+    span: Span,
+}
+
+impl Recorded {
+    fn of(level: &Level) -> Recorded {
+        let route = level.check.solution.as_ref().map(|s| s.text.clone());
+        let len = route
+            .as_ref()
+            .map(|r| r.chars().filter(|c| Input::from_char(*c).is_some()).count());
+        let span = level.check.solution.as_ref().map_or(level.span, |s| s.span);
+        Recorded { route, len, span }
+    }
+}
+
+/// Step 1, the recorded solution (M410): microseconds, so first. Whether it wins.
+fn replay_recorded(cx: &mut Ctx<'_>, recorded: &Recorded) -> bool {
+    let (Some(route), Some(n)) = (&recorded.route, recorded.len) else {
+        return false;
+    };
+    let why = match replay_route(&cx.game, route) {
+        Replay::Wins(_) => return true,
+        Replay::Blocked { step, input, at } => match at {
+            Some((x, y)) => {
+                format!("doesn't win: step {step} ({input}) is blocked at column {x}, row {y}.")
+            }
+            None => format!("doesn't win: step {step} ({input}) is blocked."),
+        },
+        Replay::WonEarly { step } => match n.saturating_sub(step) {
+            1 => format!(
+                "wins at step {step} of {n}: the last move is extra (`miauc check --fix` trims it)."
+            ),
+            k => format!(
+                "wins at step {step} of {n}: the last {k} moves are extra (`miauc check --fix` trims them)."
+            ),
+        },
+        Replay::NoWin => format!("doesn't win: it ends without a win after {n} steps."),
+    };
+    let d = cx.diag(
+        "M410",
+        recorded.span,
+        format!("Level {}: the recorded solution {why}", cx.id()),
+    );
+    cx.push(d);
+    false
+}
+
+/// Step 2, the plain solve: the route found and whether it is the shortest,
+/// or `None` when the level can't be won (M401), the search stopped (LIMIT)
+/// or was cancelled, and nothing more is checked.
+fn solve(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) -> Option<(Vec<u8>, Shortest)> {
+    match cx.search(SearchKind::Solve, Constraints::default(), progress) {
+        Verdict::Solved { route, shortest } => Some((route, shortest)),
         Verdict::Unsolved => {
             let n = cx.report.searches.last().map_or(0, |f| f.stored);
             let why = (n as usize <= super::cause::CAUSE_STATES)
@@ -340,36 +372,58 @@ pub fn check_level(
                 .map_or(String::new(), |w| format!(" {w}"));
             let d = cx.diag(
                 "M401",
-                level.span,
+                cx.level.span,
                 format!(
                     "Level {} can't be won: all {n} reachable states were explored.{why}",
                     cx.id()
                 ),
             );
             cx.push(d);
-            return finish(cx);
+            None
         }
         Verdict::Limit => {
             cx.limit(
                 &SearchKind::Solve,
                 "it isn't known whether the level can be won",
             );
-            return finish(cx);
+            None
         }
-        Verdict::Cancelled => return finish(cx),
-    };
-    let recorded_len = recorded
-        .as_ref()
-        .map(|r| r.chars().filter(|c| Input::from_char(*c).is_some()).count());
-    let mut text = cx.text(&route);
+        Verdict::Cancelled => None,
+    }
+}
+
+/// The best route known and what is known of the shortest.
+struct Best {
+    /// The route, as letters.
+    text: String,
+    /// The fewest steps a route may have (the route's length when proven).
+    fewest: usize,
+    /// Whether `text` is a shortest route.
+    proven: bool,
+    /// The rules in force when it wins.
+    rules: Vec<String>,
+}
+
+/// The best route known: the solver's, or the recorded solution when it
+/// wins and the solver's is only bounded and longer. Recorded in the report.
+fn best_route(
+    cx: &mut Ctx<'_>,
+    recorded: &Recorded,
+    recorded_wins: bool,
+    route: &[u8],
+    shortest: Shortest,
+) -> Best {
+    let mut text = cx.text(route);
     let mut fewest = match shortest {
         Shortest::Proven => route.len(),
         Shortest::Bounded { fewest } => fewest as usize,
     };
     // A recorded solution that wins is a route too: when the solver's is
     // only bounded and longer, the recorded one is the best known.
-    if let Some(r) = recorded.as_ref().filter(|_| recorded_wins)
-        && let Some(n) = recorded_len.filter(|&n| n < route.len() && fewest < route.len())
+    if let Some(r) = recorded.route.as_ref().filter(|_| recorded_wins)
+        && let Some(n) = recorded
+            .len
+            .filter(|&n| n < route.len() && fewest < route.len())
     {
         text = r
             .chars()
@@ -378,8 +432,7 @@ pub fn check_level(
             .collect();
         fewest = fewest.min(n);
     }
-    let k = text.len();
-    let proven = fewest >= k;
+    let proven = fewest >= text.len();
     let rules = rules_at_win(&cx.game, &text);
     cx.report.route = Some(text.clone());
     cx.report.shortest = Some(if proven {
@@ -390,147 +443,166 @@ pub fn check_level(
         }
     });
     cx.report.rules_at_win = rules.clone();
-    let id = cx.id().to_string();
+    Best {
+        text,
+        fewest,
+        proven,
+        rules,
+    }
+}
 
+/// What the best route says: won at once (M406) or too short (M405), the
+/// recorded length against the range (M411, M420), and overlapping moves
+/// on the best and the recorded route (M412).
+fn route_findings(cx: &mut Ctx<'_>, recorded: &Recorded, recorded_wins: bool, best: &Best) {
+    let id = cx.id().to_string();
+    let k = best.text.len();
     // M406, else M405 (a route that short bounds the shortest, proven or not).
     if won_at_start(&cx.game) {
         let d = cx.diag(
             "M406",
-            level.span,
+            cx.level.span,
             format!(
                 "Level {id} is won on the first turn, whatever the player does. Rules at the win: {}.",
-                cx.rules_list(&rules)
+                cx.rules_list(&best.rules)
             ),
         );
         cx.push(d);
     } else if k < TRIVIAL_BELOW {
         let d = cx.diag(
             "M405",
-            level.span,
+            cx.level.span,
             format!(
-                "Level {id} solves in {} ({text}); a level needs at least {TRIVIAL_BELOW}.",
-                steps(k)
+                "Level {id} solves in {} ({}); a level needs at least {TRIVIAL_BELOW}.",
+                steps(k),
+                best.text
             ),
         );
         cx.push(d);
     }
-
-    // M411 (or M420): recorded steps or solution length against the range.
-    let recorded_steps = [level.check.steps.map(|s| s as usize), recorded_len];
-    if let Some(d) = recorded_length(&cx, solution_span, &recorded_steps, fewest, &text) {
+    let recorded_steps = [cx.level.check.steps.map(|s| s as usize), recorded.len];
+    if let Some(d) = recorded_length(cx, recorded.span, &recorded_steps, best.fewest, &best.text) {
         cx.push(d);
     }
-
-    // M412 on the shortest route, and on the recorded one if different.
-    let best = if proven {
+    let what = if best.proven {
         "shortest route"
     } else {
         "route found"
     };
-    let mut routes = vec![(best, text.clone())];
-    if let Some(r) = recorded.as_ref().filter(|r| recorded_wins && **r != text) {
+    let mut routes = vec![(what, best.text.clone())];
+    if let Some(r) = recorded
+        .route
+        .as_ref()
+        .filter(|r| recorded_wins && **r != best.text)
+    {
         routes.push(("recorded solution", r.clone()));
     }
     for (what, r) in routes {
-        if let Some(d) = overlap(&cx, what, &r) {
+        if let Some(d) = overlap(cx, what, &r) {
             cx.push(d);
         }
     }
+}
 
-    // 3. The searches that matter once the level solves.
-    let bypass = cx.search(
-        SearchKind::WordsFrozen,
-        Constraints {
-            words_frozen: true,
-            ..Constraints::default()
-        },
-        progress,
-    );
-    let mut bypassed = false;
-    match bypass {
+/// Step 3 begins: a win without moving any word (M403). Whether one exists.
+fn bypass(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) -> bool {
+    let constraints = Constraints {
+        words_frozen: true,
+        ..Constraints::default()
+    };
+    match cx.search(SearchKind::WordsFrozen, constraints, progress) {
         Verdict::Solved { route: r, .. } => {
-            bypassed = true;
             let t = cx.text(&r);
             let rules = rules_at_win(&cx.game, &t);
             let d = cx.diag(
                 "M403",
-                level.span,
+                cx.level.span,
                 format!(
-                    "Level {id} can be won without moving any word, in {}: {t}. Rules at the win: {}.",
+                    "Level {} can be won without moving any word, in {}: {t}. Rules at the win: {}.",
+                    cx.id(),
                     steps(r.len()),
                     cx.rules_list(&rules)
                 ),
             );
             cx.push(d);
+            true
         }
-        Verdict::Limit => cx.limit(&SearchKind::WordsFrozen, "a bypass isn't ruled out"),
+        Verdict::Limit => {
+            cx.limit(&SearchKind::WordsFrozen, "a bypass isn't ruled out");
+            false
+        }
+        Verdict::Unsolved | Verdict::Cancelled => false,
+    }
+}
+
+/// A win without the player pushing a word, on a level with automata (M404).
+fn hands_off(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
+    let constraints = Constraints {
+        hands_off: true,
+        ..Constraints::default()
+    };
+    match cx.search(SearchKind::HandsOff, constraints, progress) {
+        Verdict::Solved { route: r, .. } => {
+            let t = cx.text(&r);
+            let movers = automaton_words(&cx.game, &t);
+            let d = cx.diag(
+                "M404",
+                cx.level.span,
+                format!(
+                    "Level {} can be won without the player pushing a word, in {}: {t}. {movers}.",
+                    cx.id(),
+                    steps(r.len()),
+                ),
+            );
+            cx.push(d);
+        }
+        Verdict::Limit => cx.limit(&SearchKind::HandsOff, "a hands-off win isn't ruled out"),
         Verdict::Unsolved | Verdict::Cancelled => {}
     }
-    if !bypassed && !level.automata.is_empty() && !cx.report.cancelled {
-        match cx.search(
-            SearchKind::HandsOff,
-            Constraints {
-                hands_off: true,
-                ..Constraints::default()
-            },
-            progress,
-        ) {
-            Verdict::Solved { route: r, .. } => {
-                let t = cx.text(&r);
-                let movers = automaton_words(&cx.game, &t);
-                let d = cx.diag(
-                    "M404",
-                    level.span,
-                    format!(
-                        "Level {id} can be won without the player pushing a word, in {}: {t}. {movers}.",
-                        steps(r.len()),
-                    ),
-                );
-                cx.push(d);
-            }
-            Verdict::Limit => cx.limit(&SearchKind::HandsOff, "a hands-off win isn't ruled out"),
-            Verdict::Unsolved | Verdict::Cancelled => {}
-        }
-    }
-    if !bypassed && !cx.report.cancelled {
-        match cx.search(
-            SearchKind::NoRuleChange,
-            Constraints {
-                no_rule_change: true,
-                ..Constraints::default()
-            },
-            progress,
-        ) {
-            Verdict::Solved { route: r, .. } => {
-                let t = cx.text(&r);
-                let (start, _) = cx.game.reset();
-                let reset: Vec<String> = cx
-                    .game
-                    .rules(&start)
-                    .pairs
-                    .iter()
-                    .map(|&r| cx.game.rule_text(r))
-                    .collect();
-                let d = cx.diag(
-                    "M407",
-                    level.span,
-                    format!(
-                        "Level {id} can be won without changing any rule, in {}: {t}. The rules stay {} throughout.",
-                        steps(r.len()),
-                        cx.rules_list(&reset)
-                    ),
-                );
-                cx.push(d);
-            }
-            Verdict::Limit => cx.limit(
-                &SearchKind::NoRuleChange,
-                "a win without changing a rule isn't ruled out",
-            ),
-            Verdict::Unsolved | Verdict::Cancelled => {}
-        }
-    }
+}
 
-    // One forbid search per must-form entry.
+/// A win without changing any rule (M407).
+fn no_rule_change(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
+    let constraints = Constraints {
+        no_rule_change: true,
+        ..Constraints::default()
+    };
+    match cx.search(SearchKind::NoRuleChange, constraints, progress) {
+        Verdict::Solved { route: r, .. } => {
+            let t = cx.text(&r);
+            let (start, _) = cx.game.reset();
+            let reset: Vec<String> = cx
+                .game
+                .rules(&start)
+                .pairs
+                .iter()
+                .map(|&r| cx.game.rule_text(r))
+                .collect();
+            let d = cx.diag(
+                "M407",
+                cx.level.span,
+                format!(
+                    "Level {} can be won without changing any rule, in {}: {t}. The rules stay {} throughout.",
+                    cx.id(),
+                    steps(r.len()),
+                    cx.rules_list(&reset)
+                ),
+            );
+            cx.push(d);
+        }
+        Verdict::Limit => cx.limit(
+            &SearchKind::NoRuleChange,
+            "a win without changing a rule isn't ruled out",
+        ),
+        Verdict::Unsolved | Verdict::Cancelled => {}
+    }
+}
+
+/// One forbid search per `must-form` entry: a win without the rule means
+/// the claim is wrong (M408); a search that stopped proves nothing (M409).
+fn must_form(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
+    let level = cx.level;
+    let id = cx.id().to_string();
     for entry in &level.check.must_form {
         if cx.report.cancelled {
             break;
@@ -539,28 +611,23 @@ pub fn check_level(
             continue;
         };
         let name = cx.game.rule_text(rule);
-        let kind = SearchKind::Forbid(name.clone());
-        match cx.search(
-            kind,
-            Constraints {
-                forbid: vec![rule],
-                ..Constraints::default()
-            },
-            progress,
-        ) {
+        let constraints = Constraints {
+            forbid: vec![rule],
+            ..Constraints::default()
+        };
+        match cx.search(SearchKind::Forbid(name.clone()), constraints, progress) {
             Verdict::Solved { route: r, .. } => {
                 let t = cx.text(&r);
                 let rules = rules_at_win(&cx.game, &t);
-                let d = cx
-                    .diag(
-                        "M408",
-                        entry.span,
-                        format!(
-                            "Level {id}: must-form {name} isn't needed: won in {} without it ({t}). Rules at the win: {}.",
-                            steps(r.len()),
-                            cx.rules_list(&rules)
-                        ),
-                    );
+                let d = cx.diag(
+                    "M408",
+                    entry.span,
+                    format!(
+                        "Level {id}: must-form {name} isn't needed: won in {} without it ({t}). Rules at the win: {}.",
+                        steps(r.len()),
+                        cx.rules_list(&rules)
+                    ),
+                );
                 cx.push(d);
             }
             Verdict::Limit => {
@@ -579,9 +646,6 @@ pub fn check_level(
             Verdict::Unsolved | Verdict::Cancelled => {}
         }
     }
-    claims(&mut cx, progress);
-    let _ = LONG_CHALLENGE;
-    finish(cx)
 }
 
 /// The `must-break` entries (one keep search each) and `must-lose-word` (a

@@ -280,12 +280,10 @@ impl Validator {
                     "{who}: allow {} needs a reason, so the next reader knows why.",
                     a.code.text
                 )),
-                Some(_) if a.reason.trim() == crate::model::REASON_PLACEHOLDER => {
-                    Some(format!(
-                        "{who}: allow {} still has the placeholder reason; write why, so the next reader knows.",
-                        a.code.text
-                    ))
-                }
+                Some(_) if a.reason.trim() == crate::model::REASON_PLACEHOLDER => Some(format!(
+                    "{who}: allow {} still has the placeholder reason; write why, so the next reader knows.",
+                    a.code.text
+                )),
                 Some(_) => None,
             };
             if let Some(msg) = message {
