@@ -8,8 +8,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::reset::{Axis, ResetView, RuleView};
-use super::words::NounSet;
+use super::view::{Axis, NounSet, ResetView, RuleView};
 use crate::model::{Kind, Level, Object, Pack};
 
 /// The largest board side the engine accepts (`rules.md` §11.1); larger models

@@ -20,6 +20,7 @@ pub mod mechanisms;
 pub mod pins;
 pub mod presentation;
 pub mod reset;
+pub mod view;
 pub mod words;
 pub mod world;
 

@@ -9,72 +9,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::board::{LevelCtx, WordClass, cell_name, count, extent};
+pub use super::view::{Axis, DestroyedView, ResetView, RuleView, TransformedView};
 use crate::diag::Diagnostic;
 use crate::model::{Kind, Level};
-
-/// The axis of a rule record (`rules.md` §3.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Axis {
-    /// Read along a row.
-    H,
-    /// Read down a column.
-    V,
-    /// The implicit `N IS STOP` of a terrain noun: no words.
-    Terrain,
-}
-
-/// One rule record (`rules.md` §3.5), with word ids as in the level's objects.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleView {
-    /// The subject noun.
-    pub subject: String,
-    /// The predicate: a noun or a property word.
-    pub predicate: String,
-    /// The axis.
-    pub axis: Axis,
-    /// Ids of every word of the sentence path, in path order (empty for terrain).
-    pub words: Vec<String>,
-    /// Id of the subject word.
-    pub subject_id: Option<String>,
-    /// Id of the predicate word.
-    pub predicate_id: Option<String>,
-}
-
-/// A thing whose noun changed at reset.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TransformedView {
-    /// Object id.
-    pub id: String,
-    /// Noun before.
-    pub from: String,
-    /// Noun after.
-    pub to: String,
-}
-
-/// An entity removed at reset.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DestroyedView {
-    /// Object id.
-    pub id: String,
-    /// `sink`, `defeat`, or a pair's first word lowercased (`open`).
-    pub cause: String,
-}
-
-/// What stage 3 reads from the engine's reset of one level (`rules.md` §8).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ResetView {
-    /// The rule list of the first parse (step 2), in reading order: the rules
-    /// that drove the transform phase and the contact pass.
-    pub initial_rules: Vec<RuleView>,
-    /// The rule list of the reset state (after the re-parse of step 5), in reading order.
-    pub rules: Vec<RuleView>,
-    /// Transformations of the reset, in id order.
-    pub transformed: Vec<TransformedView>,
-    /// Removals of the reset, in the engine's report order.
-    pub destroyed: Vec<DestroyedView>,
-    /// The reset state already meets the win condition.
-    pub won_at_start: bool,
-}
 
 /// The engine's reset of `level`, or `None` when the level is outside what the
 /// engine accepts (stage 2 reports those, and such levels are skipped anyway).

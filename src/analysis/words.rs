@@ -3,58 +3,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::board::{CORE_PROPERTIES, FEATURE_PROPERTIES, LevelCtx, WordClass, cell_name};
-use super::reset::Axis;
+use super::view::Axis;
+pub use super::view::NounSet;
 use crate::diag::Diagnostic;
 use crate::model::{Kind, Named, Pack};
 use crate::span::Span;
-
-/// The noun set of a pack (note B).
-#[derive(Debug, Clone, Default)]
-pub struct NounSet {
-    /// Every noun, built-in ones included.
-    pub all: BTreeSet<String>,
-    /// The text of every object on every board (words and things), gathered
-    /// once so per-level checks don't rescan the whole pack.
-    pub board_texts: BTreeSet<String>,
-}
-
-impl NounSet {
-    /// Collect the noun set: things of every level, both sides of every frail
-    /// leftover, palette keys, vocabulary, terrain nouns and the built-in nouns.
-    pub fn of(pack: &Pack) -> Self {
-        // Built-in nouns (note B, F-XW7): a transformation into one draws a
-        // proper glyph, so they count as nouns of every pack.
-        let mut all: BTreeSet<String> = crate::model::BUILTIN_GLYPHS
-            .iter()
-            .map(|b| b.0.to_string())
-            .collect();
-        let mut board_texts = BTreeSet::new();
-        all.extend(pack.palette.iter().map(|p| p.noun.text.clone()));
-        all.extend(pack.vocabulary.iter().map(|v| v.text.clone()));
-        for l in &pack.levels {
-            board_texts.extend(l.objects.iter().map(|o| o.text.clone()));
-            all.extend(
-                l.objects
-                    .iter()
-                    .filter(|o| o.kind == Kind::Thing)
-                    .map(|o| o.text.clone()),
-            );
-            all.extend(l.terrain.iter().map(|t| t.text.clone()));
-            if let Some(f) = &l.frail {
-                for (k, v) in &f.leaves {
-                    all.insert(k.text.clone());
-                    all.insert(v.text.clone());
-                }
-            }
-        }
-        NounSet { all, board_texts }
-    }
-
-    /// Whether `noun` is in the set.
-    pub fn contains(&self, noun: &str) -> bool {
-        self.all.contains(noun)
-    }
-}
 
 /// The did-you-mean candidates of catalogue 1.7 ([`crate::suggest`]): the
 /// closest names, up to three on a tie, in alphabetical order.

@@ -1,18 +1,19 @@
-//! `miauc check` and `miauc solve`: file handling, threads, progress and
-//! printing around the core in [`crate::check`] and [`crate::solver`].
+//! `miauc check`: file handling, threads, progress and printing around the
+//! core in [`crate::check`]; and what `check` and `miauc solve`
+//! ([`super::solve`]) share: the output formats, the Ctrl-C flag, the
+//! progress line, `--memory` sizes and the hint for an unknown level id.
 
 use super::{Deny, Show, Tally, collect_sources, plural, read_source};
 use crate::check::{self, LevelReport, Options, steps};
 use crate::compile::{self, SourceKind};
 use crate::diag::render::{self, SourceFile};
 use crate::diag::{Diagnostic, Severity};
-use crate::engine::Game;
-use crate::solver::level::{Constraints, LevelSpace, find_route, route_text, search_level};
-use crate::solver::{LimitKind, Limits, Progress, Shortest, Verdict};
+use crate::model::Pack;
+use crate::solver::{Progress, Verdict};
 use clap::ValueEnum;
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -43,7 +44,7 @@ pub enum SolveFormat {
 }
 
 /// Set by the SIGINT handler; every search polls it.
-static CANCEL: AtomicBool = AtomicBool::new(false);
+pub(super) static CANCEL: AtomicBool = AtomicBool::new(false);
 /// States expanded across all searches of the run, for the progress bar.
 static EXPANDED: AtomicU64 = AtomicU64::new(0);
 /// Depth of the latest progress report.
@@ -55,7 +56,7 @@ thread_local! {
 
 /// Installs the Ctrl-C handler once: the first press cancels the searches,
 /// which then stop within about a thousand states; a second press exits.
-fn install_cancel() {
+pub(super) fn install_cancel() {
     let _ = ctrlc::set_handler(|| {
         if CANCEL.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
@@ -65,7 +66,7 @@ fn install_cancel() {
 
 /// Feeds the global counters from a search's progress (per thread, since
 /// each search counts from zero).
-fn note(p: Progress) {
+pub(super) fn note(p: Progress) {
     let last = LAST.with(|l| {
         let last = l.get();
         l.set(p.expanded);
@@ -95,7 +96,7 @@ fn progress_line(expanded: u64, secs: f64, depth: u64, budget: Option<u64>) -> S
 /// A progress line on stderr while `work` runs, only when stderr is a
 /// terminal and only after the first second. `budget` is the one search's
 /// state budget (`solve`); `check` runs many searches and shows none.
-fn with_progress<T: Send>(budget: Option<u64>, work: impl FnOnce() -> T + Send) -> T {
+pub(super) fn with_progress<T: Send>(budget: Option<u64>, work: impl FnOnce() -> T + Send) -> T {
     if !std::io::stderr().is_terminal() {
         return work();
     }
@@ -234,128 +235,122 @@ pub fn check(args: &CheckArgs) -> u8 {
         }
     };
     install_cancel();
-    let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    let options = Options {
-        budget: args.budget.unwrap_or(check::DEFAULT_BUDGET),
-        search_jobs: jobs,
-        memory: args.memory.unwrap_or(Options::default().memory),
-    };
-    let mut failed = false;
-    // SARIF is one log for the whole run, so those formats print at the end.
-    let mut collected: Vec<(String, String, Vec<Diagnostic>)> = Vec::new();
-    let mut running = 0usize;
-    let mut found_level = args.level.is_none();
-    let mut in_shard = 0usize;
-    let mut tally = Tally::default();
-    let mut packs = 0usize;
-    let mut solved = 0usize;
-    let mut pack_ids = compile::PackIds::default();
     // `--level ID` names a level before any pack diagnostic is printed.
-    if let Some(id) = args.level.as_deref() {
-        match level_ids(&files).iter().any(|l| l == id) {
-            true => {}
-            false => {
-                eprintln!(
-                    "miauc: no level {id} in the inputs{}",
-                    level_hint(&files, id)
-                );
-                return 2;
-            }
+    if let Some(id) = args.level.as_deref()
+        && !level_ids(&files).iter().any(|l| l == id)
+    {
+        eprintln!(
+            "miauc: no level {id} in the inputs{}",
+            level_hint(&files, id)
+        );
+        return 2;
+    }
+    let mut run = CheckRun::new(args, shard);
+    for path in files {
+        run.check_file(&path);
+        if CANCEL.load(Ordering::Relaxed) {
+            eprintln!("miauc: cancelled");
+            return 130;
         }
     }
-    for path in files {
-        let (text, mut diags) = match read_source(&path) {
+    run.finish()
+}
+
+/// A `check` run across its files: what it has found and counted so far.
+struct CheckRun<'a> {
+    args: &'a CheckArgs,
+    /// `--shard I/N` as `(I, N)`.
+    shard: Option<(usize, usize)>,
+    options: Options,
+    /// Levels checked at once.
+    jobs: usize,
+    failed: bool,
+    /// Every file's name, text and diagnostics: SARIF is one log for the
+    /// whole run, so those formats print at the end.
+    collected: Vec<(String, String, Vec<Diagnostic>)>,
+    /// Levels of the inputs (of `--level`) seen so far, for the shards.
+    running: usize,
+    found_level: bool,
+    /// Levels of this shard (all of them without `--shard`).
+    in_shard: usize,
+    tally: Tally,
+    packs: usize,
+    solved: usize,
+    pack_ids: compile::PackIds,
+}
+
+/// The levels of one pack a run checks.
+#[derive(Default)]
+struct Picked<'p> {
+    /// Indices of the levels searched.
+    selected: Vec<usize>,
+    /// Levels not searched, for errors of their own or of the pack (M416).
+    to_skip: Vec<&'p str>,
+    /// Every level of `--level` and the shard, searched or not.
+    chosen: BTreeSet<String>,
+}
+
+impl<'a> CheckRun<'a> {
+    fn new(args: &'a CheckArgs, shard: Option<(usize, usize)>) -> CheckRun<'a> {
+        let jobs = args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        let options = Options {
+            budget: args.budget.unwrap_or(check::DEFAULT_BUDGET),
+            search_jobs: jobs,
+            memory: args.memory.unwrap_or(Options::default().memory),
+        };
+        CheckRun {
+            args,
+            shard,
+            options,
+            jobs,
+            failed: false,
+            collected: Vec::new(),
+            running: 0,
+            found_level: args.level.is_none(),
+            in_shard: 0,
+            tally: Tally::default(),
+            packs: 0,
+            solved: 0,
+            pack_ids: compile::PackIds::default(),
+        }
+    }
+
+    /// Checks one file and prints (or, for SARIF, keeps) its diagnostics.
+    fn check_file(&mut self, path: &Path) {
+        let (text, mut diags) = match read_source(path) {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("miauc: {e}");
-                failed = true;
-                continue;
+                self.failed = true;
+                return;
             }
         };
         let name = path.display().to_string();
         let compiled = compile::analyse(&text, SourceKind::of_path(&name));
         diags.extend(compiled.diagnostics.iter().cloned());
         let Some(pack) = compiled.pack.as_ref() else {
-            tally.add(&diags, args.printed());
-            failed |= print(&name, &text, &diags, &[], args);
-            collected.push((name, text, diags));
-            continue;
+            self.report(name, text, diags, &[]);
+            return;
         };
+        let pack_ids = &mut self.pack_ids;
         diags.extend(pack_ids.declare(&name, pack));
         let fatal = diags.iter().any(|d| compile::is_pack_fatal(d.code()));
         let with_errors: BTreeSet<String> = compiled.levels_with_errors().into_iter().collect();
-        let mut selected = Vec::new();
-        let mut checked_ids = Vec::new();
-        let mut chosen: BTreeSet<String> = BTreeSet::new();
-        let mut to_skip: Vec<&str> = Vec::new();
-        for (i, level) in pack.levels.iter().enumerate() {
-            if args.level.as_deref().is_some_and(|id| id != level.id.text) {
-                continue;
-            }
-            found_level = true;
-            running += 1;
-            if let Some((si, sn)) = shard
-                && (running - 1) % sn != si - 1
-            {
-                continue;
-            }
-            chosen.insert(level.id.text.clone());
-            in_shard += 1;
-            if fatal || with_errors.contains(&level.id.text) {
-                to_skip.push(&level.id.text);
-            } else {
-                selected.push(i);
-            }
-        }
-        let skipped = check::skipped_levels(pack, &to_skip, &diags);
+        let picked = self.pick(pack, |id| fatal || with_errors.contains(id));
+        let skipped = check::skipped_levels(pack, &picked.to_skip, &diags);
         diags.extend(skipped);
+        let (options, jobs) = (self.options, self.jobs);
         let reports = with_progress(None, || {
-            check::check_levels(pack, &selected, options, jobs, &CANCEL, &note)
+            check::check_levels(pack, &picked.selected, options, jobs, &CANCEL, &note)
         });
-        for r in &reports {
-            diags.extend(r.diagnostics.iter().cloned());
-            if r.complete {
-                checked_ids.push(r.level.clone());
-            }
+        self.add_reports(pack, &reports, &picked.chosen, &text, &mut diags);
+        if self.args.fix && SourceKind::of_path(&name) == SourceKind::Miau {
+            self.fix(path, &text, pack, &reports, &mut diags);
         }
-        let ids: Vec<&str> = checked_ids.iter().map(String::as_str).collect();
-        let unneeded = check::unneeded_allowances(pack, &ids, &diags);
-        diags.extend(unneeded);
-        if args.level.is_none() && shard.is_none() {
-            diags.extend(check::world_quality(pack, &reports));
-        }
-        if args.level.is_some() || shard.is_some() {
-            // Only the selected levels' diagnostics, plus the pack-wide ones.
-            diags.retain(|d| d.level.as_ref().is_none_or(|l| chosen.contains(l)));
-        }
-        crate::diag::note_causes(&mut diags, &text);
-        crate::diag::sort(&mut diags);
-        diags.dedup();
-        if args.fix && SourceKind::of_path(&name) == SourceKind::Miau {
-            match fix_routes(&path, &text, pack, &reports, &diags) {
-                Ok(fixed) if !fixed.is_empty() => {
-                    diags.retain(|d| !fixed_by_record(d, &fixed));
-                    if !args.quiet {
-                        let mut err = std::io::stderr().lock();
-                        let _ = writeln!(
-                            err,
-                            "fixed {name}: recorded the solution of {} ({})",
-                            plural(fixed.len(), "level"),
-                            fixed_list(&fixed, &reports)
-                        );
-                    }
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    eprintln!("miauc: {e}");
-                    failed = true;
-                }
-            }
-        }
-        packs += 1;
-        solved += reports
+        self.packs += 1;
+        self.solved += reports
             .iter()
             .filter(|r| {
                 matches!(
@@ -364,74 +359,197 @@ pub fn check(args: &CheckArgs) -> u8 {
                 )
             })
             .count();
-        tally.add(&diags, args.printed());
-        failed |= print(&name, &text, &diags, &reports, args);
-        collected.push((name, text, diags));
-        if CANCEL.load(Ordering::Relaxed) {
-            eprintln!("miauc: cancelled");
-            return 130;
-        }
+        self.report(name, text, diags, &reports);
     }
-    if matches!(args.format, CheckFormat::Sarif | CheckFormat::Github) {
-        let files: Vec<(SourceFile, Vec<Diagnostic>)> = collected
-            .iter()
-            .map(|(name, text, diags)| {
-                let shown = diags
-                    .iter()
-                    .filter(|d| args.hints || d.severity != Severity::Hint)
-                    .cloned()
-                    .collect();
-                (SourceFile::new(name, text), shown)
-            })
-            .collect();
-        let out = match args.format {
-            CheckFormat::Sarif => crate::diag::sarif::sarif(&files, env!("CARGO_PKG_VERSION")),
-            _ => crate::diag::github::github(&files),
-        };
-        let _ = write!(std::io::stdout().lock(), "{out}");
-    }
-    if !found_level {
-        eprintln!(
-            "miauc: no level {} in the inputs",
-            args.level.as_deref().unwrap_or("")
-        );
-        return 2;
-    }
-    let summary = tally.denied(args.show()).into_iter().chain([format!(
-        "checked {} in {}: {solved} solved, {}",
-        plural(in_shard, "level"),
-        plural(packs, "pack"),
-        tally.counts()
-    )]);
-    match args.format {
-        CheckFormat::Human | CheckFormat::Concise => {
-            let mut out = std::io::stdout().lock();
-            for line in summary {
-                let _ = writeln!(out, "{line}");
+
+    /// The levels of `pack` that `--level` and the shard choose, in order,
+    /// those for which `skip` holds set aside unsearched.
+    fn pick<'p>(&mut self, pack: &'p Pack, skip: impl Fn(&str) -> bool) -> Picked<'p> {
+        let mut picked = Picked::default();
+        for (i, level) in pack.levels.iter().enumerate() {
+            if self
+                .args
+                .level
+                .as_deref()
+                .is_some_and(|id| id != level.id.text)
+            {
+                continue;
+            }
+            self.found_level = true;
+            self.running += 1;
+            if let Some((si, sn)) = self.shard
+                && (self.running - 1) % sn != si - 1
+            {
+                continue;
+            }
+            picked.chosen.insert(level.id.text.clone());
+            self.in_shard += 1;
+            if skip(&level.id.text) {
+                picked.to_skip.push(&level.id.text);
+            } else {
+                picked.selected.push(i);
             }
         }
-        // Stdout is the log or the annotations; the summary goes to the
-        // job's log, so a run that found nothing still says what it checked.
-        CheckFormat::Sarif | CheckFormat::Github => {
-            let mut err = std::io::stderr().lock();
-            for line in summary {
-                let _ = writeln!(err, "{line}");
+        picked
+    }
+
+    /// Adds the stage-4 findings to the pack's diagnostics: each level's,
+    /// the allowances no checked level needed, and, on a whole run, the
+    /// world's; keeps only the chosen levels' on a partial run; then
+    /// notes causes, sorts and drops repeats.
+    fn add_reports(
+        &self,
+        pack: &Pack,
+        reports: &[LevelReport],
+        chosen: &BTreeSet<String>,
+        text: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let mut checked_ids = Vec::new();
+        for r in reports {
+            diags.extend(r.diagnostics.iter().cloned());
+            if r.complete {
+                checked_ids.push(r.level.as_str());
             }
         }
-        CheckFormat::Json => {}
+        let unneeded = check::unneeded_allowances(pack, &checked_ids, diags);
+        diags.extend(unneeded);
+        let partial = self.args.level.is_some() || self.shard.is_some();
+        if !partial {
+            diags.extend(check::world_quality(pack, reports));
+        }
+        if partial {
+            // Only the selected levels' diagnostics, plus the pack-wide ones.
+            diags.retain(|d| d.level.as_ref().is_none_or(|l| chosen.contains(l)));
+        }
+        crate::diag::note_causes(diags, text);
+        crate::diag::sort(diags);
+        diags.dedup();
     }
-    if let Some((i, n)) = shard
-        && in_shard == 0
-        && found_level
-    {
-        // Not an error (a CI matrix may have more shards than levels), but
-        // a run that checked nothing says so.
-        eprintln!(
-            "miauc: shard {i}/{n} is empty: the inputs hold {running} level{}, so no level was checked",
-            if running == 1 { "" } else { "s" }
-        );
+
+    /// `--fix`: records the routes found into the file, drops the
+    /// diagnostics that settles and says which levels it recorded.
+    fn fix(
+        &mut self,
+        path: &Path,
+        text: &str,
+        pack: &Pack,
+        reports: &[LevelReport],
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        match fix_routes(path, text, pack, reports, diags) {
+            Ok(fixed) if !fixed.is_empty() => {
+                diags.retain(|d| !fixed_by_record(d, &fixed));
+                if !self.args.quiet {
+                    let mut err = std::io::stderr().lock();
+                    let _ = writeln!(
+                        err,
+                        "fixed {}: recorded the solution of {} ({})",
+                        path.display(),
+                        plural(fixed.len(), "level"),
+                        fixed_list(&fixed, reports)
+                    );
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("miauc: {e}");
+                self.failed = true;
+            }
+        }
     }
-    u8::from(failed)
+
+    /// Counts and prints one file's diagnostics (and its level reports),
+    /// and keeps them for the formats that print at the end.
+    fn report(
+        &mut self,
+        name: String,
+        text: String,
+        diags: Vec<Diagnostic>,
+        reports: &[LevelReport],
+    ) {
+        self.tally.add(&diags, self.args.printed());
+        self.failed |= print(&name, &text, &diags, reports, self.args);
+        self.collected.push((name, text, diags));
+    }
+
+    /// The end of the run: SARIF or the annotations, the summary, and the
+    /// exit status.
+    fn finish(self) -> u8 {
+        let args = self.args;
+        if matches!(args.format, CheckFormat::Sarif | CheckFormat::Github) {
+            print_collected(&self.collected, args);
+        }
+        if !self.found_level {
+            eprintln!(
+                "miauc: no level {} in the inputs",
+                args.level.as_deref().unwrap_or("")
+            );
+            return 2;
+        }
+        self.print_summary();
+        if let Some((i, n)) = self.shard
+            && self.in_shard == 0
+        {
+            // Not an error (a CI matrix may have more shards than levels), but
+            // a run that checked nothing says so.
+            eprintln!(
+                "miauc: shard {i}/{n} is empty: the inputs hold {} level{}, so no level was checked",
+                self.running,
+                if self.running == 1 { "" } else { "s" }
+            );
+        }
+        u8::from(self.failed)
+    }
+
+    /// The lines of diagnostics `--deny` made fail, and the count line.
+    fn print_summary(&self) {
+        let args = self.args;
+        let summary = self.tally.denied(args.show()).into_iter().chain([format!(
+            "checked {} in {}: {} solved, {}",
+            plural(self.in_shard, "level"),
+            plural(self.packs, "pack"),
+            self.solved,
+            self.tally.counts()
+        )]);
+        match args.format {
+            CheckFormat::Human | CheckFormat::Concise => {
+                let mut out = std::io::stdout().lock();
+                for line in summary {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+            // Stdout is the log or the annotations; the summary goes to the
+            // job's log, so a run that found nothing still says what it checked.
+            CheckFormat::Sarif | CheckFormat::Github => {
+                let mut err = std::io::stderr().lock();
+                for line in summary {
+                    let _ = writeln!(err, "{line}");
+                }
+            }
+            CheckFormat::Json => {}
+        }
+    }
+}
+
+/// The whole run's SARIF log or GitHub annotations, on stdout.
+fn print_collected(collected: &[(String, String, Vec<Diagnostic>)], args: &CheckArgs) {
+    let files: Vec<(SourceFile, Vec<Diagnostic>)> = collected
+        .iter()
+        .map(|(name, text, diags)| {
+            let shown = diags
+                .iter()
+                .filter(|d| args.hints || d.severity != Severity::Hint)
+                .cloned()
+                .collect();
+            (SourceFile::new(name, text), shown)
+        })
+        .collect();
+    let out = match args.format {
+        CheckFormat::Sarif => crate::diag::sarif::sarif(&files, env!("CARGO_PKG_VERSION")),
+        _ => crate::diag::github::github(&files),
+    };
+    let _ = write!(std::io::stdout().lock(), "{out}");
 }
 
 /// The flags of a level report, as the world builders wrote them.
@@ -539,296 +657,6 @@ fn print(
     })
 }
 
-/// Arguments of `miauc solve`.
-#[derive(Debug, Clone)]
-pub struct SolveArgs {
-    /// The pack file.
-    pub file: PathBuf,
-    /// The level id.
-    pub level: String,
-    /// State budget.
-    pub budget: Option<u64>,
-    /// Rules that may never be active.
-    pub forbid: Vec<String>,
-    /// A rule that must form before the win counts.
-    pub require: Vec<String>,
-    /// Rules that must stay active at every parse point.
-    pub keep: Vec<String>,
-    /// No word may be destroyed.
-    pub no_word_loss: bool,
-    /// Wall-clock seconds after which the search stops in LIMIT.
-    pub timeout: Option<f64>,
-    /// Threads the search runs on (default: all cores).
-    pub jobs: Option<usize>,
-    /// Output format.
-    pub format: SolveFormat,
-}
-
-/// Set when `--timeout` ran out (the search was stopped through `CANCEL`).
-static TIMED_OUT: AtomicBool = AtomicBool::new(false);
-
-/// Starts the `--timeout` clock: after `secs`, the search is cancelled
-/// and the run reports a time limit rather than a cancellation.
-fn start_timeout(secs: Option<f64>) {
-    let Some(secs) = secs.filter(|s| s.is_finite() && *s >= 0.0) else {
-        return;
-    };
-    std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_secs_f64(secs.min(1e9)));
-        TIMED_OUT.store(true, Ordering::SeqCst);
-        CANCEL.store(true, Ordering::SeqCst);
-    });
-}
-
-/// `miauc solve`: the shortest route of one level; exit 0 when solved, 1 when
-/// UNSOLVED or LIMIT, 2 on usage errors.
-pub fn solve(args: &SolveArgs) -> u8 {
-    let (text, mut diags) = match read_source(&args.file) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("miauc: {e}");
-            return 2;
-        }
-    };
-    let name = args.file.display().to_string();
-    let compiled = compile::compile(&text, SourceKind::of_path(&name));
-    let Some(level) = compiled.pack.as_ref().and_then(|p| p.level(&args.level)) else {
-        eprintln!(
-            "miauc: {name}: no level {}{}",
-            args.level,
-            level_hint(std::slice::from_ref(&args.file), &args.level)
-        );
-        return 2;
-    };
-    // A level the game wouldn't load (stage 1–2 errors of its own or of the
-    // whole pack) has no meaningful route: say why instead of searching it.
-    diags.extend(compiled.diagnostics.iter().cloned());
-    diags.retain(|d| {
-        d.severity == Severity::Error && d.level.as_deref().is_none_or(|l| l == args.level)
-    });
-    if !diags.is_empty() {
-        let file = SourceFile::new(&name, &text);
-        eprint!("{}", render::human(&file, &diags, render::Style::default()));
-        eprintln!(
-            "miauc: level {} has errors; fix them before solving it",
-            args.level
-        );
-        return 1;
-    }
-    let game = Game::new(level);
-    let mut constraints = Constraints {
-        no_word_loss: args.no_word_loss,
-        ..Constraints::default()
-    };
-    for (list, into) in [
-        (&args.forbid, &mut constraints.forbid),
-        (&args.require, &mut constraints.require),
-        (&args.keep, &mut constraints.keep),
-    ] {
-        for text in list {
-            match game.parse_rule(text) {
-                Some(r) => into.push(r),
-                None => {
-                    eprintln!(
-                        "miauc: \"{text}\" isn't a rule of level {}: write SUBJECT IS PREDICATE with words the level uses",
-                        args.level
-                    );
-                    return 2;
-                }
-            }
-        }
-    }
-    // A forbidden rule active at reset, or a kept one that isn't, leaves
-    // nothing to search: "unsolved, states: 0" would read as a proof.
-    let reset = LevelSpace::new(&game, Constraints::default())
-        .reset_rules()
-        .to_vec();
-    let rule_list = |rules: &[(crate::engine::Tok, crate::engine::Tok)]| -> String {
-        if rules.is_empty() {
-            "none".into()
-        } else {
-            let names: Vec<String> = rules.iter().map(|&r| game.rule_text(r)).collect();
-            names.join(", ")
-        }
-    };
-    if let Some(&r) = constraints
-        .forbid
-        .iter()
-        .find(|r| reset.binary_search(r).is_ok())
-    {
-        eprintln!(
-            "miauc: --forbid \"{}\" proves nothing on level {}: the rule is active at reset, so every state breaks the constraint. Forbid a rule that isn't active at reset, or use --keep to search for wins that keep it",
-            game.rule_text(r),
-            args.level
-        );
-        return 2;
-    }
-    if let Some(&r) = constraints
-        .keep
-        .iter()
-        .find(|r| reset.binary_search(r).is_err())
-    {
-        eprintln!(
-            "miauc: --keep \"{}\" proves nothing on level {}: the rule isn't active at reset (rules at reset: {})",
-            game.rule_text(r),
-            args.level,
-            rule_list(&reset)
-        );
-        return 2;
-    }
-    // Which search this was, named as `check` names its searches, so the
-    // counts compare with the check's line for the same search.
-    let mut named: Vec<String> = Vec::new();
-    named.extend(
-        constraints
-            .forbid
-            .iter()
-            .map(|&r| format!("forbid {}", game.rule_text(r))),
-    );
-    named.extend(
-        constraints
-            .keep
-            .iter()
-            .map(|&r| format!("keep {}", game.rule_text(r))),
-    );
-    named.extend(
-        constraints
-            .require
-            .iter()
-            .map(|&r| format!("require {}", game.rule_text(r))),
-    );
-    if constraints.no_word_loss {
-        named.push("no-word-loss".into());
-    }
-    let search = if named.is_empty() {
-        "solve".to_string()
-    } else {
-        named.join(", ")
-    };
-    install_cancel();
-    let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    let budget = args
-        .budget
-        .or(level.check.solver_budget)
-        .unwrap_or(check::DEFAULT_BUDGET);
-    let limits = Limits {
-        states: budget,
-        memory: Options::default().memory,
-    };
-    let inputs = LevelSpace::new(&game, Constraints::default())
-        .inputs()
-        .to_vec();
-    let start = Instant::now();
-    start_timeout(args.timeout);
-    let mut out = with_progress(Some(budget), || {
-        search_level(&game, constraints, limits, jobs, &CANCEL, &mut |p| note(p))
-    });
-    // The clock stopped the exact search before any route was found: the
-    // best-first pass a LIMIT gets still looks for one, on a clock of its
-    // own as long (Ctrl-C stops it too).
-    if out.verdict == Verdict::Cancelled
-        && TIMED_OUT.load(Ordering::SeqCst)
-        && named.is_empty()
-        && CANCEL.swap(false, Ordering::SeqCst)
-    {
-        start_timeout(args.timeout);
-        if let Some(route) = with_progress(None, || find_route(&game, limits, &CANCEL)) {
-            out = out.with_route(route);
-        }
-    }
-    let secs = start.elapsed().as_secs_f64().max(1e-9);
-    let stopped = matches!(
-        out.verdict,
-        Verdict::Cancelled
-            | Verdict::Solved {
-                shortest: Shortest::Bounded { .. },
-                ..
-            }
-    );
-    let timed_out = stopped && TIMED_OUT.load(Ordering::SeqCst);
-    if timed_out && out.verdict == Verdict::Cancelled {
-        out.verdict = Verdict::Limit;
-    }
-    // Which limit ran out, in the author's terms.
-    let limit = match (timed_out, out.limit) {
-        (true, _) => Some(format!("time ({} s)", args.timeout.unwrap_or_default())),
-        (false, Some(LimitKind::States)) => Some(format!("states (budget {budget})")),
-        (false, Some(LimitKind::Memory)) => {
-            Some(format!("memory ({} MiB)", Options::default().memory >> 20))
-        }
-        (false, None) => None,
-    };
-    let (result, route) = match &out.verdict {
-        Verdict::Solved { route, .. } => ("solved", Some(route_text(&inputs, route))),
-        Verdict::Unsolved => ("unsolved", None),
-        Verdict::Limit => ("limit", None),
-        Verdict::Cancelled => ("cancelled", None),
-    };
-    let range = out.verdict.shortest_range();
-    let rules = route
-        .as_deref()
-        .map(|r| check::rules_at_win(&game, r))
-        .unwrap_or_default();
-    let rate = out.expanded as f64 / secs;
-    let mib = out.peak_bytes as f64 / f64::from(1u32 << 20);
-    let mut o = std::io::stdout().lock();
-    match args.format {
-        SolveFormat::Human => {
-            let _ = writeln!(o, "level: {}", args.level);
-            let _ = writeln!(o, "result: {result}");
-            if let Some(r) = &route {
-                let _ = writeln!(o, "route: {r}");
-                let _ = writeln!(o, "steps: {}", r.len());
-            }
-            if let Some((fewest, longest)) = range {
-                let _ = writeln!(o, "shortest: {}", check::shortest_text(fewest, longest));
-            }
-            if let Some(l) = &limit {
-                let _ = writeln!(o, "limit: {l}");
-            }
-            let _ = writeln!(o, "search: {search}");
-            let _ = writeln!(
-                o,
-                "states: {} expanded (stored {})",
-                out.expanded, out.stored
-            );
-            let _ = writeln!(o, "depth: {}", out.depth);
-            let _ = writeln!(o, "budget: {budget}");
-            let _ = writeln!(o, "states/s: {rate:.0}");
-            let _ = writeln!(o, "peak memory: {mib:.1} MiB");
-            if route.is_some() {
-                let _ = writeln!(o, "rules at win: {}", rules.join(", "));
-            }
-        }
-        SolveFormat::Json => {
-            let v = serde_json::json!({
-                "level": args.level,
-                "result": result,
-                "route": route,
-                "steps": route.as_ref().map(String::len),
-                "shortest": range.map(|(f, l)| check::shortest_json(f, l)),
-                "limit": limit,
-                "search": search,
-                "expanded": out.expanded,
-                "stored": out.stored,
-                "depth": out.depth,
-                "budget": budget,
-                "statesPerSecond": rate.round(),
-                "peakMemoryMiB": (mib * 10.0).round() / 10.0,
-                "rulesAtWin": rules,
-            });
-            let _ = writeln!(o, "{v}");
-        }
-    }
-    match out.verdict {
-        Verdict::Solved { .. } => 0,
-        Verdict::Cancelled => 130,
-        Verdict::Unsolved | Verdict::Limit => 1,
-    }
-}
-
 /// The counts of `check --verbose`'s level line: the solve search's states
 /// expanded and stored (what `miauc solve` prints for the level), then, when
 /// the check ran more searches (bypass, hands-off, no rule change, the
@@ -870,7 +698,7 @@ fn level_ids(files: &[PathBuf]) -> Vec<String> {
 }
 
 /// ": did you mean `low-tide`? The levels are: …" for an unknown level id.
-pub(crate) fn level_hint(files: &[PathBuf], id: &str) -> String {
+pub(super) fn level_hint(files: &[PathBuf], id: &str) -> String {
     let ids = level_ids(files);
     let names: Vec<&str> = ids.iter().map(String::as_str).collect();
     let mut out = String::new();
