@@ -13,13 +13,11 @@ use crate::model::{Kind, Level, Object, Pack};
 
 /// The largest board side the engine accepts (`rules.md` §11.1); larger models
 /// are clamped so a malformed model can't make the analysis allocate without bound.
-pub const MAX_SIDE: u32 = 128;
+use crate::validate::limits::MAX_BOARD_SIDE as MAX_SIDE;
 
-/// The core properties of every rules version (`rules.md` §2.2).
-pub const CORE_PROPERTIES: &[&str] = &["YOU", "PUSH", "STOP", "WIN", "SINK", "DEFEAT"];
-
-/// The feature properties of rules version 2: property words in every level.
-pub const FEATURE_PROPERTIES: &[&str] = &["GOAL", "FLOAT", "FRAIL"];
+/// The core properties of every rules version and the feature properties of
+/// rules version 2 (`rules.md` §2.2), as stage 2 knows them.
+pub use crate::validate::limits::{CORE_PROPERTIES, FEATURE_PROPERTIES};
 
 /// Whether `text` is a core word (IS, AND, a core or feature property).
 pub fn is_core_word(text: &str) -> bool {

@@ -44,8 +44,9 @@ pub const FACES: &[&str] = &["left", "right"];
 pub const CONNECTIVES: &[&str] = &["IS", "AND"];
 /// Core properties of every rules version.
 pub const CORE_PROPERTIES: &[&str] = &["YOU", "PUSH", "STOP", "WIN", "SINK", "DEFEAT"];
-/// Feature properties of rules version 2: property words in every level, no declaration needed.
-pub const FEATURE_PROPERTIES: &[&str] = &["GOAL", "FRAIL", "FLOAT"];
+/// Feature properties of rules version 2: property words in every level, no
+/// declaration needed (in the order completions offer them).
+pub const FEATURE_PROPERTIES: &[&str] = &["GOAL", "FLOAT", "FRAIL"];
 /// Solution letters (M237).
 pub const SOLUTION_LETTERS: &[char] = &['U', 'D', 'L', 'R', 'W'];
 /// Nouns whose things take a `channel` (M245, M246).
