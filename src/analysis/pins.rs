@@ -7,7 +7,8 @@
 
 use std::collections::BTreeSet;
 
-use super::board::{LevelCtx, cell_name, extent};
+use super::board::{Cell, LevelCtx, cell_name, extent};
+use super::reset::RuleView;
 use crate::diag::{Diagnostic, Fix, TextEdit};
 use crate::span::Span;
 
@@ -377,256 +378,333 @@ fn axis_reason(ctx: &LevelCtx, p: &Pins, x: i64, y: i64, horizontal: bool) -> St
     "the tiles around it".to_string()
 }
 
-/// M317–M320 for one level.
+/// M317–M320 for one level, in the order the checks report: M317 and M320
+/// (only with a reset), then M319, then M318 (which skips the words M319
+/// already reported).
 pub fn level_checks(ctx: &LevelCtx, out: &mut Vec<Diagnostic>) {
     if ctx.cells.is_empty() {
         return;
     }
     let p = Pins::compute(ctx);
-    let id = ctx.id();
-    let has_view = ctx.view.is_some();
+    if ctx.view.is_some() {
+        check_pinned_sentences(ctx, &p, out);
+        check_pinned_loose_words(ctx, &p, out);
+    }
+    let trapped_words = check_traps(ctx, &p, out);
+    check_edge_words(ctx, &p, &trapped_words, out);
+}
 
-    // M317: sentences active at reset whose tiles are all pinned, none fixed.
+/// M317: sentences active at reset whose tiles are all pinned, none fixed;
+/// one diagnostic per set of cells.
+fn check_pinned_sentences(ctx: &LevelCtx, p: &Pins, out: &mut Vec<Diagnostic>) {
     let mut seen: BTreeSet<Vec<(u32, u32)>> = BTreeSet::new();
-    if has_view {
-        for r in &ctx.rules {
-            let idx: Vec<usize> = r.words.iter().filter_map(|w| ctx.find(w)).collect();
-            if idx.is_empty() || idx.len() != r.words.len() {
-                continue;
-            }
-            let cells: Vec<(u32, u32)> =
-                idx.iter().map(|&i| (ctx.obj(i).x, ctx.obj(i).y)).collect();
-            let all_pinned = cells.iter().all(|&(x, y)| p.is_pinned(x as i64, y as i64));
-            let any_fixed = idx.iter().any(|&i| ctx.obj(i).fixed);
-            if !all_pinned || any_fixed || !seen.insert(cells.clone()) {
-                continue;
-            }
-            let mut edges = Vec::new();
-            if cells.iter().any(|c| c.1 == 0) {
-                edges.push("the top edge");
-            }
-            if cells.iter().any(|c| c.1 as i64 == p.height - 1) {
-                edges.push("the bottom edge");
-            }
-            if cells.iter().any(|c| c.0 == 0) {
-                edges.push("the left edge");
-            }
-            if cells.iter().any(|c| c.0 as i64 == p.width - 1) {
-                edges.push("the right edge");
-            }
-            let unreachable = cells
-                .iter()
-                .all(|&(x, y)| p.index(x as i64, y as i64).is_some_and(|k| !p.reachable[k]));
-            let hold = if unreachable {
-                "no mover can ever reach it, because things that stay STOP wall it off".to_string()
-            } else if edges.is_empty() {
-                "the pinned tiles around it hold it".to_string()
+    for r in &ctx.rules {
+        if let Some(d) = pinned_sentence(ctx, p, r, &mut seen) {
+            out.push(d);
+        }
+    }
+}
+
+/// The M317 diagnostic for one rule, when all its tiles are pinned, none is
+/// fixed, and no earlier rule on the same cells was reported (`seen`).
+fn pinned_sentence(
+    ctx: &LevelCtx,
+    p: &Pins,
+    r: &RuleView,
+    seen: &mut BTreeSet<Vec<(u32, u32)>>,
+) -> Option<Diagnostic> {
+    let idx: Vec<usize> = r.words.iter().filter_map(|w| ctx.find(w)).collect();
+    if idx.is_empty() || idx.len() != r.words.len() {
+        return None;
+    }
+    let cells: Vec<(u32, u32)> = idx.iter().map(|&i| (ctx.obj(i).x, ctx.obj(i).y)).collect();
+    let all_pinned = cells.iter().all(|&(x, y)| p.is_pinned(x as i64, y as i64));
+    let any_fixed = idx.iter().any(|&i| ctx.obj(i).fixed);
+    if !all_pinned || any_fixed || !seen.insert(cells.clone()) {
+        return None;
+    }
+    let hold = what_holds_sentence(p, &cells);
+    let text = ctx.sentence_text(r);
+    let id = ctx.id();
+    let mut d = Diagnostic::new(
+        "M317",
+        ctx.obj(idx[0]).span,
+        format!(
+            "Level {id}: {text} ({}) can never move: {hold}. Players can't see that. \
+             Mark its words fixed so they're drawn bolted.",
+            extent(&cells)
+        ),
+    )
+    .with_level(id);
+    for &(x, y) in &cells {
+        d = d.with_cell(x, y);
+    }
+    if let Some(fix) = mark_sentence_fixed(ctx, p, &idx, &text) {
+        d.fixes.push(fix);
+    }
+    Some(d)
+}
+
+/// Why a pinned sentence on `cells` never moves, for M317: walled off, held by
+/// the board edges it touches, or held by the pinned tiles around it.
+fn what_holds_sentence(p: &Pins, cells: &[(u32, u32)]) -> String {
+    let mut edges = Vec::new();
+    if cells.iter().any(|c| c.1 == 0) {
+        edges.push("the top edge");
+    }
+    if cells.iter().any(|c| c.1 as i64 == p.height - 1) {
+        edges.push("the bottom edge");
+    }
+    if cells.iter().any(|c| c.0 == 0) {
+        edges.push("the left edge");
+    }
+    if cells.iter().any(|c| c.0 as i64 == p.width - 1) {
+        edges.push("the right edge");
+    }
+    let unreachable = cells
+        .iter()
+        .all(|&(x, y)| p.index(x as i64, y as i64).is_some_and(|k| !p.reachable[k]));
+    if unreachable {
+        "no mover can ever reach it, because things that stay STOP wall it off".to_string()
+    } else if edges.is_empty() {
+        "the pinned tiles around it hold it".to_string()
+    } else {
+        format!(
+            "{} {}",
+            super::reset::join_and(&edges.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
+            if edges.len() == 1 {
+                "holds it"
             } else {
-                format!(
-                    "{} {}",
-                    super::reset::join_and(
-                        &edges.iter().map(|s| s.to_string()).collect::<Vec<_>>()
-                    ),
-                    if edges.len() == 1 {
-                        "holds it"
-                    } else {
-                        "hold it"
-                    }
-                )
-            };
-            let text = ctx.sentence_text(r);
-            let mut d = Diagnostic::new(
-                "M317",
-                ctx.obj(idx[0]).span,
-                format!(
-                    "Level {id}: {text} ({}) can never move: {hold}. Players can't see that. \
-                     Mark its words fixed so they're drawn bolted.",
-                    extent(&cells)
-                ),
-            )
-            .with_level(id);
-            for &(x, y) in &cells {
-                d = d.with_cell(x, y);
+                "hold it"
             }
-            if stack_mates(ctx, &p, &idx)
-                .iter()
-                .all(|&i| ctx.obj(i).written() != Span::default() && !ctx.obj(i).fixed)
-            {
-                d.fixes.push(Fix {
-                    title: format!(
-                        "Mark {} fixed (play doesn't change; the pack then needs a game build that knows fixed words)",
-                        text.split(' ')
-                            .map(|w| format!("{w}!"))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    ),
-                    // Every word of each cell: a stack is fixed whole or not
-                    // at all (M113), and a pinned cell's other words are
-                    // pinned too.
-                    edits: stack_mates(ctx, &p, &idx)
-                        .into_iter()
-                        .map(|i| TextEdit {
-                            span: ctx.obj(i).written(),
-                            new_text: format!("{}!", ctx.obj(i).text),
-                        })
-                        .collect(),
-                });
-            }
-            out.push(d);
-        }
+        )
     }
+}
 
-    // M320: pinned words in no rule active at reset (fixed words are visibly bolted already).
-    if has_view {
-        let in_rules = ctx.words_in_rules();
-        for (k, c) in ctx.cells.iter().enumerate() {
-            let (x, y) = p.xy(k);
-            if !p.pinned[k]
-                || p.fixed[k]
-                || c.words
-                    .iter()
-                    .any(|&i| in_rules.contains(ctx.obj(i).id.as_str()))
-            {
-                continue;
-            }
-            let mut d = Diagnostic::new(
-                "M320",
-                ctx.obj(c.words[0]).span,
-                format!(
-                    "Level {id}: {} at {} can never move. It can only be used where it stands, \
-                     as the start or end of a sentence built onto it.",
-                    word_label(ctx, x, y),
-                    cell_name(x as u32, y as u32)
-                ),
-            )
-            .with_level(id)
-            .with_cell(x as u32, y as u32);
-            if c.words
-                .iter()
-                .all(|&i| ctx.obj(i).written() != Span::default())
-            {
-                d.fixes.push(Fix {
-                    title: "Mark it fixed (play doesn't change; the pack then needs a game build that knows fixed words)".into(),
-                    edits: c
-                        .words
-                        .iter()
-                        .map(|&i| TextEdit {
-                            span: ctx.obj(i).written(),
-                            new_text: format!("{}!", ctx.obj(i).text),
-                        })
-                        .collect(),
-                });
-            }
-            out.push(d);
-        }
+/// The M317 fix marking every word of the sentence `idx` (spelled `text`)
+/// fixed, when each of them is written in the source and none is fixed yet.
+fn mark_sentence_fixed(ctx: &LevelCtx, p: &Pins, idx: &[usize], text: &str) -> Option<Fix> {
+    // Every word of each cell: a stack is fixed whole or not at all (M113),
+    // and a pinned cell's other words are pinned too.
+    let mates = stack_mates(ctx, p, idx);
+    let all_editable = mates
+        .iter()
+        .all(|&i| ctx.obj(i).written() != Span::default() && !ctx.obj(i).fixed);
+    if !all_editable {
+        return None;
     }
+    Some(Fix {
+        title: format!(
+            "Mark {} fixed (play doesn't change; the pack then needs a game build that knows fixed words)",
+            text.split(' ')
+                .map(|w| format!("{w}!"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        edits: mates
+            .into_iter()
+            .map(|i| TextEdit {
+                span: ctx.obj(i).written(),
+                new_text: format!("{}!", ctx.obj(i).text),
+            })
+            .collect(),
+    })
+}
 
-    // M319: loose words one push from a trap cell, one diagnostic per trap.
-    let mut trapped_words: BTreeSet<usize> = BTreeSet::new();
-    for (tx, ty) in p.traps() {
-        let mut reach: Vec<(i64, i64)> = Vec::new();
-        for (dx, dy) in DIRS {
-            let (wx, wy) = (tx - dx, ty - dy);
-            if let Some(k) = p.index(wx, wy)
-                && p.has_word[k]
-                && !p.pinned[k]
-                && p.one_push(wx, wy, (dx, dy))
-            {
-                reach.push((wx, wy));
-            }
-        }
-        if reach.is_empty() {
+/// M320: pinned words in no rule active at reset (fixed words are visibly
+/// bolted already), one diagnostic per cell in reading order.
+fn check_pinned_loose_words(ctx: &LevelCtx, p: &Pins, out: &mut Vec<Diagnostic>) {
+    let id = ctx.id();
+    let in_rules = ctx.words_in_rules();
+    for (k, c) in ctx.cells.iter().enumerate() {
+        let (x, y) = p.xy(k);
+        if !p.pinned[k]
+            || p.fixed[k]
+            || c.words
+                .iter()
+                .any(|&i| in_rules.contains(ctx.obj(i).id.as_str()))
+        {
             continue;
         }
-        reach.sort_by_key(|&(x, y)| (y, x));
-        let who: Vec<String> = reach
-            .iter()
-            .map(|&(x, y)| {
-                format!(
-                    "{} at {}",
-                    word_label(ctx, x, y),
-                    cell_name(x as u32, y as u32)
-                )
-            })
-            .collect();
-        let side = axis_reason(ctx, &p, tx, ty, true);
-        let vert = axis_reason(ctx, &p, tx, ty, false);
         let mut d = Diagnostic::new(
-            "M319",
-            cell_span(ctx, reach[0].0, reach[0].1),
+            "M320",
+            ctx.obj(c.words[0]).span,
             format!(
-                "Level {id}: a word pushed into {} can never leave: {side} stops sideways pushes and {vert} stops vertical ones. \
-                 {} {} there in one push.",
-                cell_name(tx as u32, ty as u32),
-                super::reset::join_and(&who),
-                if who.len() == 1 { "gets" } else { "get" }
+                "Level {id}: {} at {} can never move. It can only be used where it stands, \
+                 as the start or end of a sentence built onto it.",
+                word_label(ctx, x, y),
+                cell_name(x as u32, y as u32)
             ),
         )
         .with_level(id)
-        .with_cell(tx as u32, ty as u32);
-        for &(x, y) in &reach {
-            d = d.with_cell(x as u32, y as u32);
-            if let Some(k) = p.index(x, y) {
-                trapped_words.insert(k);
-            }
-        }
-        for (dx, dy) in DIRS {
-            if p.is_pinned(tx + dx, ty + dy) {
-                d = d.with_related(
-                    cell_span(ctx, tx + dx, ty + dy),
-                    "this pinned word closes the trap",
-                );
-            }
+        .with_cell(x as u32, y as u32);
+        if let Some(fix) = mark_cell_fixed(ctx, c) {
+            d.fixes.push(fix);
         }
         out.push(d);
     }
+}
 
-    // M318: loose words on an edge line, or one push from one.
+/// The M320 fix marking every word of the cell `c` fixed, when each of them
+/// is written in the source.
+fn mark_cell_fixed(ctx: &LevelCtx, c: &Cell) -> Option<Fix> {
+    if !c
+        .words
+        .iter()
+        .all(|&i| ctx.obj(i).written() != Span::default())
+    {
+        return None;
+    }
+    Some(Fix {
+        title: "Mark it fixed (play doesn't change; the pack then needs a game build that knows fixed words)".into(),
+        edits: c
+            .words
+            .iter()
+            .map(|&i| TextEdit {
+                span: ctx.obj(i).written(),
+                new_text: format!("{}!", ctx.obj(i).text),
+            })
+            .collect(),
+    })
+}
+
+/// M319: loose words one push from a trap cell, one diagnostic per trap.
+/// Returns the cells of the words reported, which M318 then leaves alone.
+fn check_traps(ctx: &LevelCtx, p: &Pins, out: &mut Vec<Diagnostic>) -> BTreeSet<usize> {
+    let mut trapped_words: BTreeSet<usize> = BTreeSet::new();
+    for (tx, ty) in p.traps() {
+        let reach = words_one_push_from(p, tx, ty);
+        if reach.is_empty() {
+            continue;
+        }
+        trapped_words.extend(reach.iter().filter_map(|&(x, y)| p.index(x, y)));
+        out.push(trap_diagnostic(ctx, p, (tx, ty), &reach));
+    }
+    trapped_words
+}
+
+/// The cells of loose words that one push moves into the trap `(tx, ty)`,
+/// in reading order.
+fn words_one_push_from(p: &Pins, tx: i64, ty: i64) -> Vec<(i64, i64)> {
+    let mut reach: Vec<(i64, i64)> = Vec::new();
+    for (dx, dy) in DIRS {
+        let (wx, wy) = (tx - dx, ty - dy);
+        if let Some(k) = p.index(wx, wy)
+            && p.has_word[k]
+            && !p.pinned[k]
+            && p.one_push(wx, wy, (dx, dy))
+        {
+            reach.push((wx, wy));
+        }
+    }
+    reach.sort_by_key(|&(x, y)| (y, x));
+    reach
+}
+
+/// The M319 diagnostic for the trap `(tx, ty)` and the words `reach` (not
+/// empty) one push away from it, pointing at the pinned words that close it.
+fn trap_diagnostic(
+    ctx: &LevelCtx,
+    p: &Pins,
+    (tx, ty): (i64, i64),
+    reach: &[(i64, i64)],
+) -> Diagnostic {
+    let id = ctx.id();
+    let who: Vec<String> = reach
+        .iter()
+        .map(|&(x, y)| {
+            format!(
+                "{} at {}",
+                word_label(ctx, x, y),
+                cell_name(x as u32, y as u32)
+            )
+        })
+        .collect();
+    let side = axis_reason(ctx, p, tx, ty, true);
+    let vert = axis_reason(ctx, p, tx, ty, false);
+    let mut d = Diagnostic::new(
+        "M319",
+        cell_span(ctx, reach[0].0, reach[0].1),
+        format!(
+            "Level {id}: a word pushed into {} can never leave: {side} stops sideways pushes and {vert} stops vertical ones. \
+             {} {} there in one push.",
+            cell_name(tx as u32, ty as u32),
+            super::reset::join_and(&who),
+            if who.len() == 1 { "gets" } else { "get" }
+        ),
+    )
+    .with_level(id)
+    .with_cell(tx as u32, ty as u32);
+    for &(x, y) in reach {
+        d = d.with_cell(x as u32, y as u32);
+    }
+    for (dx, dy) in DIRS {
+        if p.is_pinned(tx + dx, ty + dy) {
+            d = d.with_related(
+                cell_span(ctx, tx + dx, ty + dy),
+                "this pinned word closes the trap",
+            );
+        }
+    }
+    d
+}
+
+/// M318: loose words on an edge line, or one push from one, skipping the
+/// words M319 reported (`trapped_words`); one diagnostic per cell in reading
+/// order.
+fn check_edge_words(
+    ctx: &LevelCtx,
+    p: &Pins,
+    trapped_words: &BTreeSet<usize>,
+    out: &mut Vec<Diagnostic>,
+) {
     for (k, c) in ctx.cells.iter().enumerate() {
         if c.words.is_empty() || p.pinned[k] || trapped_words.contains(&k) {
             continue;
         }
         let (x, y) = p.xy(k);
-        let label = word_label(ctx, x, y);
-        let here = cell_name(x as u32, y as u32);
-        let msg = if p.on_edge(x, y) {
-            if p.is_corner(x, y) {
-                continue;
-            }
-            let Some((line, slides, _)) = edge_line(&p, x, y) else {
-                continue;
-            };
-            format!("Level {id}: {label} at {here} can only slide {slides} along {line}.")
-        } else {
-            let mut found = None;
-            for d in DIRS {
-                let (tx, ty) = (x + d.0, y + d.1);
-                if p.on_edge(tx, ty) && p.one_push(x, y, d) {
-                    found = Some((d, tx, ty));
-                    break;
-                }
-            }
-            let Some((d, tx, ty)) = found else { continue };
-            if p.is_corner(tx, ty) {
-                format!(
-                    "Level {id}: {label} at {here} can be pushed {} into the corner at {}, where it can never move again.",
-                    dir_word(d),
-                    cell_name(tx as u32, ty as u32)
-                )
-            } else {
-                let Some((line, slides, back)) = edge_line(&p, tx, ty) else {
-                    continue;
-                };
-                format!(
-                    "Level {id}: {label} at {here} can be pushed {} into {line}. From there it only slides {slides}; it never comes back {back}.",
-                    dir_word(d)
-                )
-            }
+        let Some(msg) = edge_word_message(ctx, p, x, y) else {
+            continue;
         };
         out.push(
             Diagnostic::new("M318", ctx.obj(c.words[0]).span, msg)
-                .with_level(id)
+                .with_level(ctx.id())
                 .with_cell(x as u32, y as u32),
         );
+    }
+}
+
+/// The M318 message for the loose word at `(x, y)`: it lies on an edge line
+/// (not a corner), or one push takes it into a corner or onto an edge line.
+/// `None` when neither holds.
+fn edge_word_message(ctx: &LevelCtx, p: &Pins, x: i64, y: i64) -> Option<String> {
+    let id = ctx.id();
+    let label = word_label(ctx, x, y);
+    let here = cell_name(x as u32, y as u32);
+    if p.on_edge(x, y) {
+        if p.is_corner(x, y) {
+            return None;
+        }
+        let (line, slides, _) = edge_line(p, x, y)?;
+        return Some(format!(
+            "Level {id}: {label} at {here} can only slide {slides} along {line}."
+        ));
+    }
+    let (d, tx, ty) = DIRS.into_iter().find_map(|d| {
+        let (tx, ty) = (x + d.0, y + d.1);
+        (p.on_edge(tx, ty) && p.one_push(x, y, d)).then_some((d, tx, ty))
+    })?;
+    if p.is_corner(tx, ty) {
+        Some(format!(
+            "Level {id}: {label} at {here} can be pushed {} into the corner at {}, where it can never move again.",
+            dir_word(d),
+            cell_name(tx as u32, ty as u32)
+        ))
+    } else {
+        let (line, slides, back) = edge_line(p, tx, ty)?;
+        Some(format!(
+            "Level {id}: {label} at {here} can be pushed {} into {line}. From there it only slides {slides}; it never comes back {back}.",
+            dir_word(d)
+        ))
     }
 }

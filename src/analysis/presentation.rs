@@ -6,7 +6,7 @@ use super::board::{LevelCtx, is_core_word};
 use super::reset::Axis;
 use super::words::NounSet;
 use crate::diag::Diagnostic;
-use crate::model::{Kind, Pack};
+use crate::model::{Kind, Pack, PaletteEntry};
 use crate::span::Span;
 
 /// Boards larger than this don't read on a phone (quality bar 5).
@@ -63,9 +63,23 @@ pub fn newer_than_floor(glyph: &str) -> Option<&'static str> {
         .max()
 }
 
-/// Pack-wide presentation checks: M329 (pack copy), M331–M334.
+/// Pack-wide presentation checks: M329 (pack copy), M331–M334. M329 comes
+/// first, then M331 for every drawn noun, then M332–M334 entry by entry of
+/// the palette.
 pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
-    // M329 on the pack name, tagline and glossary describes.
+    check_pack_copy(pack, out);
+    let usage = GlyphUsage::collect(pack, nouns);
+    check_missing_glyphs(pack, &usage, out);
+    for p in &pack.palette {
+        check_unused_palette_entry(p, &usage, out);
+        check_emoji_floor(p, out);
+        check_facing_glyph(p, out);
+    }
+}
+
+/// M329 on the pack copy: the pack name, the world tagline and the glossary
+/// describes.
+fn check_pack_copy(pack: &Pack, out: &mut Vec<Diagnostic>) {
     if mentions_garden(&pack.name) {
         out.push(Diagnostic::new(
             "M329",
@@ -100,55 +114,77 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+}
 
-    // Property words of some level, and where each drawn noun first appears.
-    let mut properties: BTreeSet<&str> = BTreeSet::new();
-    let mut drawn: BTreeMap<String, Span> = BTreeMap::new();
-    let mut slab: BTreeSet<&str> = BTreeSet::new();
-    // Nouns of things with a channel (plates and gates, the only things
-    // stage 2 lets carry one): drawn by the renderer, not from the palette.
-    let mut channelled: BTreeSet<&str> = BTreeSet::new();
-    for l in &pack.levels {
-        let declared: BTreeSet<&str> = l
-            .automata
-            .iter()
-            .map(|a| a.property.text.as_str())
-            .chain(
-                l.pairs
-                    .iter()
-                    .flat_map(|p| p.words.iter().map(|w| w.text.as_str())),
-            )
-            .collect();
-        properties.extend(declared.iter().copied());
-        slab.extend(l.terrain.iter().map(|t| t.text.as_str()));
-        for o in &l.objects {
-            let noun_word = o.kind == Kind::Word
-                && !is_core_word(&o.text)
-                && !declared.contains(o.text.as_str())
-                && nouns.contains(&o.text);
-            // Plates and gates with a channel are drawn by the renderer itself.
-            let channel_holder = o.kind == Kind::Thing && o.channel.is_some();
-            if channel_holder {
-                channelled.insert(o.text.as_str());
+/// What the levels of a pack draw, for the palette checks M331 and M332.
+struct GlyphUsage<'a> {
+    /// Property words of some level (declared by an automaton or a pair).
+    properties: BTreeSet<&'a str>,
+    /// Each noun drawn from the palette, with where it first appears.
+    drawn: BTreeMap<String, Span>,
+    /// Terrain nouns, drawn as slabs.
+    slab: BTreeSet<&'a str>,
+    /// Nouns of things with a channel (plates and gates, the only things
+    /// stage 2 lets carry one): drawn by the renderer, not from the palette.
+    channelled: BTreeSet<&'a str>,
+}
+
+impl<'a> GlyphUsage<'a> {
+    /// Walk every level of `pack`: its declared properties, terrain, objects
+    /// and FRAIL leaves.
+    fn collect(pack: &'a Pack, nouns: &NounSet) -> Self {
+        let mut usage = GlyphUsage {
+            properties: BTreeSet::new(),
+            drawn: BTreeMap::new(),
+            slab: BTreeSet::new(),
+            channelled: BTreeSet::new(),
+        };
+        for l in &pack.levels {
+            let declared: BTreeSet<&str> = l
+                .automata
+                .iter()
+                .map(|a| a.property.text.as_str())
+                .chain(
+                    l.pairs
+                        .iter()
+                        .flat_map(|p| p.words.iter().map(|w| w.text.as_str())),
+                )
+                .collect();
+            usage.properties.extend(declared.iter().copied());
+            usage.slab.extend(l.terrain.iter().map(|t| t.text.as_str()));
+            for o in &l.objects {
+                let noun_word = o.kind == Kind::Word
+                    && !is_core_word(&o.text)
+                    && !declared.contains(o.text.as_str())
+                    && nouns.contains(&o.text);
+                // Plates and gates with a channel are drawn by the renderer itself.
+                let channel_holder = o.kind == Kind::Thing && o.channel.is_some();
+                if channel_holder {
+                    usage.channelled.insert(o.text.as_str());
+                }
+                if (o.kind == Kind::Thing && !channel_holder) || noun_word {
+                    usage.drawn.entry(o.text.clone()).or_insert(o.span);
+                }
             }
-            if (o.kind == Kind::Thing && !channel_holder) || noun_word {
-                drawn.entry(o.text.clone()).or_insert(o.span);
+            if let Some(f) = &l.frail {
+                for (k, v) in &f.leaves {
+                    usage.drawn.entry(k.text.clone()).or_insert(k.span);
+                    usage.drawn.entry(v.text.clone()).or_insert(v.span);
+                }
             }
         }
-        if let Some(f) = &l.frail {
-            for (k, v) in &f.leaves {
-                drawn.entry(k.text.clone()).or_insert(k.span);
-                drawn.entry(v.text.clone()).or_insert(v.span);
-            }
-        }
+        usage
     }
-    let palette: BTreeSet<&str> = pack.palette.iter().map(|p| p.noun.text.as_str()).collect();
+}
 
-    // M331: a drawn noun with no glyph.
-    for (n, span) in &drawn {
+/// M331: a drawn noun with no glyph (no palette entry, no built-in emoji, not
+/// a terrain slab), in noun order.
+fn check_missing_glyphs(pack: &Pack, usage: &GlyphUsage, out: &mut Vec<Diagnostic>) {
+    let palette: BTreeSet<&str> = pack.palette.iter().map(|p| p.noun.text.as_str()).collect();
+    for (n, span) in &usage.drawn {
         if palette.contains(n.as_str())
             || crate::model::builtin_glyph(n).is_some()
-            || slab.contains(n.as_str())
+            || usage.slab.contains(n.as_str())
         {
             continue;
         }
@@ -160,64 +196,76 @@ pub fn pack_checks(pack: &Pack, nouns: &NounSet, out: &mut Vec<Diagnostic>) {
             ),
         );
     }
+}
 
-    for p in &pack.palette {
-        let n = p.noun.text.as_str();
-        // M332: a palette entry never drawn.
-        let never = if properties.contains(n) || is_core_word(n) {
-            Some(format!(
-                "The palette gives {n} {}, but {n} is a property word, drawn as a property tile.",
+/// M332: a palette entry never drawn (a property word, a noun only of
+/// channelled things, or a noun no level has), with a fix removing it.
+fn check_unused_palette_entry(p: &PaletteEntry, usage: &GlyphUsage, out: &mut Vec<Diagnostic>) {
+    let n = p.noun.text.as_str();
+    let never = if usage.properties.contains(n) || is_core_word(n) {
+        Some(format!(
+            "The palette gives {n} {}, but {n} is a property word, drawn as a property tile.",
+            p.glyph
+        ))
+    } else if !usage.drawn.contains_key(n) && usage.channelled.contains(n) {
+        Some(format!(
+            "The palette gives {n} {}, but every {n} thing in the pack has a channel, and the renderer draws plates and gates with a channel itself, in the channel's colour: this glyph is never used.",
+            p.glyph
+        ))
+    } else if !usage.drawn.contains_key(n) {
+        Some(format!(
+            "The palette gives {n} {}, but no level has {} thing or word.",
+            p.glyph,
+            crate::diag::wording::with_article(n)
+        ))
+    } else {
+        None
+    };
+    if let Some(msg) = never {
+        out.push(Diagnostic::new("M332", p.span, msg).with_fix("Remove the entry", p.span, ""));
+    }
+}
+
+/// M333: a palette glyph above the Emoji floor without a fallback at or
+/// below it.
+fn check_emoji_floor(p: &PaletteEntry, out: &mut Vec<Diagnostic>) {
+    let n = p.noun.text.as_str();
+    let Some(v) = newer_than_floor(&p.glyph) else {
+        return;
+    };
+    let bad_fallback = p.fallback.as_deref().and_then(newer_than_floor);
+    if p.fallback.is_some() && bad_fallback.is_none() {
+        return;
+    }
+    let tail = match bad_fallback {
+        Some(fv) => {
+            format!(" Its fallback is from Emoji {fv}; use one from Emoji 13.0 or earlier.")
+        }
+        None => " Add a fallback from Emoji 13.0 or earlier.".to_string(),
+    };
+    out.push(Diagnostic::new(
+        "M333",
+        p.span,
+        format!(
+            "{n}'s glyph {} is from Emoji {v} and shows as an empty box on older phones.{tail}",
+            p.glyph
+        ),
+    ));
+}
+
+/// M334: a facing noun (F-TW4) drawn with another glyph and no `faces`.
+fn check_facing_glyph(p: &PaletteEntry, out: &mut Vec<Diagnostic>) {
+    let n = p.noun.text.as_str();
+    if FACING_NOUNS.contains(&n) && p.glyph != "🐈" && p.faces.is_none() {
+        out.push(Diagnostic::new(
+            "M334",
+            p.span,
+            format!(
+                "{n} is drawn with {} and declares no facing, so it won't turn toward its moves. \
+                 Add faces left if the glyph looks left.",
                 p.glyph
-            ))
-        } else if !drawn.contains_key(n) && channelled.contains(n) {
-            Some(format!(
-                "The palette gives {n} {}, but every {n} thing in the pack has a channel, and the renderer draws plates and gates with a channel itself, in the channel's colour: this glyph is never used.",
-                p.glyph
-            ))
-        } else if !drawn.contains_key(n) {
-            Some(format!(
-                "The palette gives {n} {}, but no level has {} thing or word.",
-                p.glyph,
-                crate::diag::wording::with_article(n)
-            ))
-        } else {
-            None
-        };
-        if let Some(msg) = never {
-            out.push(Diagnostic::new("M332", p.span, msg).with_fix("Remove the entry", p.span, ""));
-        }
-        // M333: emoji above the floor without a safe fallback.
-        if let Some(v) = newer_than_floor(&p.glyph) {
-            let bad_fallback = p.fallback.as_deref().and_then(newer_than_floor);
-            if p.fallback.is_none() || bad_fallback.is_some() {
-                let tail = match bad_fallback {
-                    Some(fv) => format!(
-                        " Its fallback is from Emoji {fv}; use one from Emoji 13.0 or earlier."
-                    ),
-                    None => " Add a fallback from Emoji 13.0 or earlier.".to_string(),
-                };
-                out.push(Diagnostic::new(
-                    "M333",
-                    p.span,
-                    format!(
-                        "{n}'s glyph {} is from Emoji {v} and shows as an empty box on older phones.{tail}",
-                        p.glyph
-                    ),
-                ));
-            }
-        }
-        // M334: a facing noun drawn with another glyph and no `faces`.
-        if FACING_NOUNS.contains(&n) && p.glyph != "🐈" && p.faces.is_none() {
-            out.push(Diagnostic::new(
-                "M334",
-                p.span,
-                format!(
-                    "{n} is drawn with {} and declares no facing, so it won't turn toward its moves. \
-                     Add faces left if the glyph looks left.",
-                    p.glyph
-                ),
-            ));
-        }
+            ),
+        ));
     }
 }
 
