@@ -22,7 +22,7 @@ use crate::model::{Kind, Level};
 /// parse of the real reset (step 2), the rules that drove its transform phase
 /// and contact pass. Both are linear in the board.
 pub fn engine_reset(level: &Level) -> Option<ResetView> {
-    let side = 1..=super::board::MAX_SIDE;
+    let side = 1..=crate::validate::limits::MAX_BOARD_SIDE;
     let fits = side.contains(&level.width)
         && side.contains(&level.height)
         && level.objects.len() <= 4096
