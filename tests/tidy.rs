@@ -429,3 +429,106 @@ fn no_module_imports_a_higher_floor() {
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// A file of the crate, read.
+fn read(path: &str) -> String {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+/// The line before `decl` in `text`, trimmed: the attribute gating it.
+fn attribute_before<'a>(text: &'a str, decl: &str) -> &'a str {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim() == decl)
+        .unwrap_or_else(|| panic!("`{decl}` is not declared"));
+    at.checked_sub(1).map_or("", |i| lines[i].trim())
+}
+
+/// `engine::testkit` and `fuzz` exist only for the library's own tests and
+/// with the `testing` feature (which the integration tests, benchmarks and
+/// fuzz targets turn on), and no benchmark body is part of the library:
+/// `cargo install` builds none of them.
+#[test]
+fn test_helpers_are_behind_the_testing_feature() {
+    assert_eq!(
+        attribute_before(&read("src/lib.rs"), "pub mod fuzz;"),
+        "#[cfg(feature = \"testing\")]"
+    );
+    assert_eq!(
+        attribute_before(&read("src/engine/mod.rs"), "pub mod testkit;"),
+        "#[cfg(any(test, feature = \"testing\"))]"
+    );
+    let src = root().join("src");
+    for file in rust_files(&src) {
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        assert!(
+            !text.contains("pub fn bench_"),
+            "{} holds a benchmark body: it belongs in benches/",
+            file.display()
+        );
+    }
+    let manifest = read("Cargo.toml");
+    assert!(
+        manifest.contains("miau = { path = \".\", features = [\"testing\"] }"),
+        "the tests and benchmarks turn `testing` on through the crate's own dev-dependency"
+    );
+    assert!(read("fuzz/Cargo.toml").contains("features = [\"testing\"]"));
+}
+
+/// A room a reader can hold: no source file of the library over 1,000
+/// lines, and no function over 150 (counted from its `fn` line to the
+/// closing brace at the same indentation, as rustfmt lays them out).
+#[test]
+fn files_and_functions_stay_small() {
+    const MAX_FILE_LINES: usize = 1000;
+    const MAX_FN_LINES: usize = 150;
+    let mut found = Vec::new();
+    for path in rust_files(&root().join("src")) {
+        let rel = relative(&path);
+        let text = std::fs::read_to_string(&path).expect("source reads");
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() > MAX_FILE_LINES {
+            found.push(format!("{rel}: {} lines", lines.len()));
+        }
+        for (i, line) in lines.iter().enumerate() {
+            let Some(name) = fn_name(line) else {
+                continue;
+            };
+            if line.trim_end().ends_with(';') {
+                continue;
+            }
+            let indent = &line[..line.len() - line.trim_start().len()];
+            let close = format!("{indent}}}");
+            if let Some(end) = lines[i + 1..].iter().position(|l| *l == close)
+                && end + 2 > MAX_FN_LINES
+            {
+                found.push(format!("{rel}:{}: fn {name} is {} lines", i + 1, end + 2));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "split these into named steps or cohesive files (ARCHITECTURE.md):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The name of the function `line` declares, if it declares one.
+fn fn_name(line: &str) -> Option<&str> {
+    let mut rest = line.trim_start();
+    for prefix in [
+        "pub(crate) ",
+        "pub(super) ",
+        "pub ",
+        "const ",
+        "async ",
+        "unsafe ",
+    ] {
+        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    }
+    let rest = rest.strip_prefix("fn ")?;
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    Some(&rest[..end])
+}
