@@ -9,10 +9,8 @@ use std::sync::Arc;
 
 /// Chunks expanded ahead of the merge, per thread: enough that a thread
 /// rarely waits for the merge, few enough that the chunks' buffers stay a
-/// few megabytes. (Three were enough while the merging thread was the one
-/// that limited; once the threads' copies of the space were apart, the
-/// other thread waited for a full window 15% of a search, and six ahead
-/// measured faster: `docs/performance.md`, sixteenth round.)
+/// few megabytes. (With three, the thread that isn't merging waited for a
+/// full window about 15% of a search; six measured faster on two cores.)
 const AHEAD: usize = 6;
 
 /// What the threads of [`parallel_layer`] share, under one lock.
