@@ -101,6 +101,30 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// This diagnostic with every span (its own, related ones, fix edits)
+    /// that starts at or after byte `from` moved by `delta` bytes, clamped at
+    /// the start of the text: a diagnostic kept across an edit before it.
+    pub fn shifted(&self, from: usize, delta: i64) -> Diagnostic {
+        let mv = |s: Span| {
+            if (s.start as usize) < from {
+                return s;
+            }
+            let f = |x: u32| (i64::from(x) + delta).max(0) as usize;
+            Span::new(f(s.start), f(s.end))
+        };
+        let mut d = self.clone();
+        d.span = mv(d.span);
+        for r in &mut d.related {
+            r.span = mv(r.span);
+        }
+        for f in &mut d.fixes {
+            for e in &mut f.edits {
+                e.span = mv(e.span);
+            }
+        }
+        d
+    }
+
     /// A diagnostic with the catalogue's severity for `code`.
     ///
     /// # Panics

@@ -446,7 +446,7 @@ fn stage3(
         let key = h.finish();
         if let Some(c) = map.get(&key) {
             let delta = start as i64 - c.start as i64;
-            out.extend(c.diagnostics.iter().map(|d| shift_from(d, c.start, delta)));
+            out.extend(c.diagnostics.iter().map(|d| d.shifted(c.start, delta)));
             fresh.insert(key, Arc::clone(c));
             continue;
         }
@@ -484,28 +484,6 @@ fn spans_of(d: &Diagnostic) -> impl Iterator<Item = Span> + '_ {
     std::iter::once(d.span)
         .chain(d.related.iter().map(|r| r.span))
         .chain(d.fixes.iter().flat_map(|f| f.edits.iter().map(|e| e.span)))
-}
-
-/// `d` with every span at or after `from` moved by `delta` bytes.
-fn shift_from(d: &Diagnostic, from: usize, delta: i64) -> Diagnostic {
-    let mv = |s: Span| {
-        if (s.start as usize) < from {
-            return s;
-        }
-        let f = |x: u32| (i64::from(x) + delta).max(0) as usize;
-        Span::new(f(s.start), f(s.end))
-    };
-    let mut d = d.clone();
-    d.span = mv(d.span);
-    for r in &mut d.related {
-        r.span = mv(r.span);
-    }
-    for f in &mut d.fixes {
-        for e in &mut f.edits {
-            e.span = mv(e.span);
-        }
-    }
-    d
 }
 
 /// Index every name of the file, in text order.

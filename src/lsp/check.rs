@@ -44,25 +44,6 @@ pub(super) fn level_key(a: &Analysis, i: usize) -> Option<(u64, usize)> {
     Some((h.finish(), whole.start as usize))
 }
 
-/// `d` with every span moved by `by` bytes.
-pub(super) fn shift(d: &Diagnostic, by: i64) -> Diagnostic {
-    let mv = |s: crate::span::Span| {
-        let f = |x: u32| (i64::from(x) + by).max(0) as usize;
-        crate::span::Span::new(f(s.start), f(s.end))
-    };
-    let mut d = d.clone();
-    d.span = mv(d.span);
-    for r in &mut d.related {
-        r.span = mv(r.span);
-    }
-    for f in &mut d.fixes {
-        for e in &mut f.edits {
-            e.span = mv(e.span);
-        }
-    }
-    d
-}
-
 /// `window/workDoneProgress/cancel`: stop the check running under that token.
 pub(super) fn cancel_progress(server: &Backend, params: WorkDoneProgressCancelParams) {
     let key = match params.token {
@@ -221,7 +202,7 @@ impl Backend {
                 diagnostics: o
                     .diagnostics
                     .iter()
-                    .map(|d| shift(d, -(start as i64)))
+                    .map(|d| d.shifted(0, -(start as i64)))
                     .collect(),
                 route: o.route.clone(),
             },

@@ -9,7 +9,7 @@
 //! keeps for levels whose text hasn't changed since.
 
 use super::Backend;
-use super::check::{Stage4, level_key, shift};
+use super::check::{Stage4, level_key};
 use super::convert::lsp_diagnostic;
 use crate::diag::Diagnostic;
 use crate::ide::{self, Analysis};
@@ -219,7 +219,7 @@ impl Backend {
                 if key != s4.key {
                     continue;
                 }
-                all.extend(s4.diagnostics.iter().map(|d| shift(d, start as i64)));
+                all.extend(s4.diagnostics.iter().map(|d| d.shifted(0, start as i64)));
             }
             if all.len() > a.diagnostics().len() {
                 crate::diag::note_causes(&mut all, a.text());
