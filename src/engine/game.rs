@@ -101,159 +101,22 @@ impl Game {
     pub fn new(level: &model::Level) -> Game {
         let width = level.width.clamp(1, 255) as u8;
         let height = level.height.clamp(1, 255) as u8;
-        let mut vocab = Vocab::new();
-        for a in &level.automata {
-            vocab.declare_property(&a.property.text.to_ascii_uppercase());
-        }
-        for p in &level.pairs {
-            for w in &p.words {
-                vocab.declare_property(&w.text.to_ascii_uppercase());
-            }
-        }
+        let mut vocab = declare_properties(level);
         let gate = vocab.intern("GATE");
         let plate = vocab.intern("PLATE");
-
-        let mut objs: Vec<(String, &model::Object)> = level
-            .objects
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| o.x < u32::from(width) && o.y < u32::from(height))
-            .map(|(i, o)| {
-                let id = if o.id.is_empty() {
-                    format!("#{i:04}")
-                } else {
-                    o.id.clone()
-                };
-                (id, o)
-            })
-            .collect();
-        objs.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        objs.truncate(u16::MAX as usize - 1);
-
-        let mut ents = Vec::with_capacity(objs.len());
-        let mut init_ents = Vec::with_capacity(objs.len());
-        let mut extra_channels: Vec<String> = Vec::new();
-        for (id, o) in &objs {
-            let tok = vocab.intern(&o.text.to_ascii_uppercase());
-            let word = o.kind == Kind::Word;
-            let channel =
-                if word {
-                    None
-                } else {
-                    o.channel
-                        .as_ref()
-                        .map(|c| match model::CHANNELS.iter().position(|k| k == c) {
-                            Some(i) => i as u8,
-                            None => {
-                                let i = extra_channels.iter().position(|k| k == c).unwrap_or_else(
-                                    || {
-                                        extra_channels.push(c.clone());
-                                        extra_channels.len() - 1
-                                    },
-                                );
-                                (model::CHANNELS.len() + i).min(255) as u8
-                            }
-                        })
-                };
-            ents.push(EntInfo {
-                id: id.clone(),
-                word,
-                fixed: word && o.fixed,
-                channel,
-            });
-            init_ents.push(Ent::new(o.x as u8, o.y as u8, tok));
-        }
-
-        let mut automata: Vec<Auto> = level
-            .automata
-            .iter()
-            .map(|a| Auto {
-                id: a.id.text.clone(),
-                subject: a
-                    .subject
-                    .as_ref()
-                    .map(|s| vocab.intern(&s.text.to_ascii_uppercase())),
-                property: vocab.intern(&a.property.text.to_ascii_uppercase()),
-                pattern: if a.pattern.is_empty() {
-                    vec![Step::Wait]
-                } else {
-                    a.pattern.clone()
-                },
-            })
-            .collect();
-        let mut phased: Vec<(Auto, u8)> = automata
-            .drain(..)
-            .zip(level.automata.iter())
-            .map(|(a, m)| {
-                let len = a.pattern.len() as u64;
-                let p = (m.phase.unwrap_or(0) % len).min(255) as u8;
-                (a, p)
-            })
-            .collect();
-        phased.sort_by(|x, y| x.0.id.as_bytes().cmp(y.0.id.as_bytes()));
-        let init_phases = phased.iter().map(|p| p.1).collect();
-        let automata = phased.into_iter().map(|p| p.0).collect();
-
-        let pairs = level
-            .pairs
-            .iter()
-            .filter(|p| p.words.len() == 2)
-            .map(|p| {
-                let a = vocab.intern(&p.words[0].text.to_ascii_uppercase());
-                let b = vocab.intern(&p.words[1].text.to_ascii_uppercase());
-                PairDef {
-                    a,
-                    b,
-                    enter: p.enter,
-                    cause: p.words[0].text.to_ascii_lowercase(),
-                }
-            })
-            .collect();
-
-        let mut terrain: Vec<Tok> = Vec::new();
-        for t in &level.terrain {
-            let t = vocab.intern(&t.text.to_ascii_uppercase());
-            if vocab.class(t) == Class::Noun && !terrain.contains(&t) {
-                terrain.push(t);
-            }
-        }
-
-        let mut leaf_pairs = Vec::new();
-        if let Some(f) = &level.frail {
-            for (k, v) in &f.leaves {
-                let k = vocab.intern(&k.text.to_ascii_uppercase());
-                let v = vocab.intern(&v.text.to_ascii_uppercase());
-                leaf_pairs.push((k, v));
-            }
-        }
-        let mut leaves = vec![None; vocab.len()];
-        for (k, v) in leaf_pairs {
-            if leaves[k as usize].is_none() {
-                leaves[k as usize] = Some(v);
-            }
-        }
-
+        let objs = objects_in_id_order(level, width, height);
+        let (ents, init_ents) = compile_entities(&objs, &mut vocab);
+        let (automata, init_phases) = compile_automata(level, &mut vocab);
+        let pairs = compile_pairs(level, &mut vocab);
+        let terrain = compile_terrain(level, &mut vocab);
+        let leaves = compile_leaves(level, &mut vocab);
         let has_channels = ents.iter().any(|e| e.channel.is_some());
-        let flags = ents
-            .iter()
-            .map(|e| {
-                (if e.word { F_WORD } else { 0 })
-                    | (if e.fixed { F_FIXED } else { 0 })
-                    | (if e.channel.is_some() { F_CHANNEL } else { 0 })
-            })
-            .collect();
+        let flags = entity_flags(&ents);
         let word_ids = (0..ents.len())
             .filter(|&i| ents[i].word)
             .map(|i| i as EntId)
             .collect();
-        let mut things_by_noun = vec![Vec::new(); vocab.len()];
-        for (i, e) in init_ents.iter().enumerate() {
-            if !ents[i].word {
-                if let Some(list) = things_by_noun.get_mut(usize::from(e.noun())) {
-                    list.push(i as EntId);
-                }
-            }
-        }
+        let things_by_noun = things_by_noun(&ents, &init_ents, vocab.len());
         Game {
             width,
             height,
@@ -400,4 +263,203 @@ impl Game {
         out.push(u8::from(s.won()));
         out.into_boxed_slice()
     }
+}
+
+/// A token table with every automaton and pair word declared a property
+/// first, so those words parse as properties wherever they appear later.
+fn declare_properties(level: &model::Level) -> Vocab {
+    let mut vocab = Vocab::new();
+    for a in &level.automata {
+        vocab.declare_property(&a.property.text.to_ascii_uppercase());
+    }
+    for p in &level.pairs {
+        for w in &p.words {
+            vocab.declare_property(&w.text.to_ascii_uppercase());
+        }
+    }
+    vocab
+}
+
+/// The level's objects that lie on the board, each with its stable id (a
+/// missing id becomes `#` and the object's index), sorted by id bytes so
+/// index order is id order (§1.5), and cut to the entity limit.
+fn objects_in_id_order(
+    level: &model::Level,
+    width: u8,
+    height: u8,
+) -> Vec<(String, &model::Object)> {
+    let mut objs: Vec<(String, &model::Object)> = level
+        .objects
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.x < u32::from(width) && o.y < u32::from(height))
+        .map(|(i, o)| {
+            let id = if o.id.is_empty() {
+                format!("#{i:04}")
+            } else {
+                o.id.clone()
+            };
+            (id, o)
+        })
+        .collect();
+    objs.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    objs.truncate(u16::MAX as usize - 1);
+    objs
+}
+
+/// Each object's static data and its state before the reset procedure,
+/// interning its text in `vocab` in id order.
+fn compile_entities(
+    objs: &[(String, &model::Object)],
+    vocab: &mut Vocab,
+) -> (Vec<EntInfo>, Vec<Ent>) {
+    let mut ents = Vec::with_capacity(objs.len());
+    let mut init_ents = Vec::with_capacity(objs.len());
+    let mut extra_channels: Vec<String> = Vec::new();
+    for (id, o) in objs {
+        let tok = vocab.intern(&o.text.to_ascii_uppercase());
+        let word = o.kind == Kind::Word;
+        let channel = if word {
+            None
+        } else {
+            o.channel
+                .as_ref()
+                .map(|c| channel_index(c, &mut extra_channels))
+        };
+        ents.push(EntInfo {
+            id: id.clone(),
+            word,
+            fixed: word && o.fixed,
+            channel,
+        });
+        init_ents.push(Ent::new(o.x as u8, o.y as u8, tok));
+    }
+    (ents, init_ents)
+}
+
+/// The index of channel `name`: its place in [`model::CHANNELS`], or for an
+/// unknown name a place after them in first-seen order (recorded in
+/// `extra`), capped at 255.
+fn channel_index(name: &str, extra: &mut Vec<String>) -> u8 {
+    match model::CHANNELS.iter().position(|k| *k == name) {
+        Some(i) => i as u8,
+        None => {
+            let i = extra.iter().position(|k| k == name).unwrap_or_else(|| {
+                extra.push(name.to_string());
+                extra.len() - 1
+            });
+            (model::CHANNELS.len() + i).min(255) as u8
+        }
+    }
+}
+
+/// The automata in id order (the order they take their beat) with their
+/// starting phases, each phase reduced modulo its pattern's length. An
+/// empty pattern becomes one wait so the modulo is always defined.
+fn compile_automata(level: &model::Level, vocab: &mut Vocab) -> (Vec<Auto>, Vec<u8>) {
+    let automata = level.automata.iter().map(|a| Auto {
+        id: a.id.text.clone(),
+        subject: a
+            .subject
+            .as_ref()
+            .map(|s| vocab.intern(&s.text.to_ascii_uppercase())),
+        property: vocab.intern(&a.property.text.to_ascii_uppercase()),
+        pattern: if a.pattern.is_empty() {
+            vec![Step::Wait]
+        } else {
+            a.pattern.clone()
+        },
+    });
+    let mut phased: Vec<(Auto, u8)> = automata
+        .zip(level.automata.iter())
+        .map(|(a, m)| {
+            let len = a.pattern.len() as u64;
+            let p = (m.phase.unwrap_or(0) % len).min(255) as u8;
+            (a, p)
+        })
+        .collect();
+    phased.sort_by(|x, y| x.0.id.as_bytes().cmp(y.0.id.as_bytes()));
+    let init_phases = phased.iter().map(|p| p.1).collect();
+    let automata = phased.into_iter().map(|p| p.0).collect();
+    (automata, init_phases)
+}
+
+/// The pair records with exactly two words, in declaration order; any
+/// other record has no pair to play and is skipped.
+fn compile_pairs(level: &model::Level, vocab: &mut Vocab) -> Vec<PairDef> {
+    level
+        .pairs
+        .iter()
+        .filter(|p| p.words.len() == 2)
+        .map(|p| {
+            let a = vocab.intern(&p.words[0].text.to_ascii_uppercase());
+            let b = vocab.intern(&p.words[1].text.to_ascii_uppercase());
+            PairDef {
+                a,
+                b,
+                enter: p.enter,
+                cause: p.words[0].text.to_ascii_lowercase(),
+            }
+        })
+        .collect()
+}
+
+/// The terrain nouns in level order, each once; words that are not nouns
+/// are skipped.
+fn compile_terrain(level: &model::Level, vocab: &mut Vocab) -> Vec<Tok> {
+    let mut terrain: Vec<Tok> = Vec::new();
+    for t in &level.terrain {
+        let t = vocab.intern(&t.text.to_ascii_uppercase());
+        if vocab.class(t) == Class::Noun && !terrain.contains(&t) {
+            terrain.push(t);
+        }
+    }
+    terrain
+}
+
+/// The frail leftovers indexed by noun token, the first entry for a noun
+/// winning. All leaf words are interned before the table is sized, so it
+/// covers every token.
+fn compile_leaves(level: &model::Level, vocab: &mut Vocab) -> Vec<Option<Tok>> {
+    let mut leaf_pairs = Vec::new();
+    if let Some(f) = &level.frail {
+        for (k, v) in &f.leaves {
+            let k = vocab.intern(&k.text.to_ascii_uppercase());
+            let v = vocab.intern(&v.text.to_ascii_uppercase());
+            leaf_pairs.push((k, v));
+        }
+    }
+    let mut leaves = vec![None; vocab.len()];
+    for (k, v) in leaf_pairs {
+        if leaves[k as usize].is_none() {
+            leaves[k as usize] = Some(v);
+        }
+    }
+    leaves
+}
+
+/// The compact per-entity flags ([`F_WORD`], [`F_FIXED`], [`F_CHANNEL`])
+/// that the hot loops read instead of [`EntInfo`].
+fn entity_flags(ents: &[EntInfo]) -> Vec<u8> {
+    ents.iter()
+        .map(|e| {
+            (if e.word { F_WORD } else { 0 })
+                | (if e.fixed { F_FIXED } else { 0 })
+                | (if e.channel.is_some() { F_CHANNEL } else { 0 })
+        })
+        .collect()
+}
+
+/// Per noun token (`tokens` of them), the things whose noun it is at
+/// reset, in id order.
+fn things_by_noun(ents: &[EntInfo], init_ents: &[Ent], tokens: usize) -> Vec<Vec<EntId>> {
+    let mut things_by_noun = vec![Vec::new(); tokens];
+    for (i, e) in init_ents.iter().enumerate() {
+        if !ents[i].word {
+            if let Some(list) = things_by_noun.get_mut(usize::from(e.noun())) {
+                list.push(i as EntId);
+            }
+        }
+    }
+    things_by_noun
 }
