@@ -392,6 +392,20 @@ pub const FEATURES: &[&str] = &[
 ];
 
 impl Level {
+    /// The property words this level declares (`rules.md` §2.2): its
+    /// automata's properties and its pairs' words, each once, in order.
+    pub fn declared_properties(&self) -> std::collections::BTreeSet<&str> {
+        self.automata
+            .iter()
+            .map(|a| a.property.text.as_str())
+            .chain(
+                self.pairs
+                    .iter()
+                    .flat_map(|p| p.words.iter().map(|w| w.text.as_str())),
+            )
+            .collect()
+    }
+
     /// The features this level uses (`rules.md` §11.4), in [`FEATURES`] order.
     pub fn features(&self) -> Vec<&'static str> {
         let has_word = |w: &str| {

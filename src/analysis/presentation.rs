@@ -140,16 +140,7 @@ impl<'a> GlyphUsage<'a> {
             channelled: BTreeSet::new(),
         };
         for l in &pack.levels {
-            let declared: BTreeSet<&str> = l
-                .automata
-                .iter()
-                .map(|a| a.property.text.as_str())
-                .chain(
-                    l.pairs
-                        .iter()
-                        .flat_map(|p| p.words.iter().map(|w| w.text.as_str())),
-                )
-                .collect();
+            let declared = l.declared_properties();
             usage.properties.extend(declared.iter().copied());
             usage.slab.extend(l.terrain.iter().map(|t| t.text.as_str()));
             for o in &l.objects {

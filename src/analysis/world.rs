@@ -118,16 +118,7 @@ fn words(l: &Level) -> Vec<&str> {
 
 /// Noun words of a level: neither core nor declared (`rules.md` §2.2).
 fn noun_words(l: &Level) -> Vec<&str> {
-    let declared: BTreeSet<&str> = l
-        .automata
-        .iter()
-        .map(|a| a.property.text.as_str())
-        .chain(
-            l.pairs
-                .iter()
-                .flat_map(|p| p.words.iter().map(|w| w.text.as_str())),
-        )
-        .collect();
+    let declared = l.declared_properties();
     words(l)
         .into_iter()
         .filter(|w| !super::board::is_core_word(w) && !declared.contains(w))
