@@ -157,8 +157,11 @@ test('the action builds miauc from its own checkout', () => {
   const keyed = hashed.trim().split(' ');
   const included = new Set();
   for (const file of sourceFiles(path.join(crate, 'src'))) {
-    // Unit tests (tests.rs modules, code after #[cfg(test)]) are not compiled into miauc.
-    if (path.basename(file) === 'tests.rs') continue;
+    // Unit tests are not compiled into miauc: files named for tests (`tests.rs`,
+    // `*_tests.rs`, `test_rooms.rs`, …), files under a `tests/` directory, and
+    // code after #[cfg(test)] (the rule tests/tidy.rs follows too).
+    const rel = path.relative(path.join(crate, 'src'), file).split(path.sep);
+    if (path.basename(file).includes('test') || rel.includes('tests')) continue;
     const code = fs.readFileSync(file, 'utf8').split('#[cfg(test)]')[0];
     for (const [, rel] of code.matchAll(/include_(?:str|bytes)!\("([^"]+)"\)/g)) {
       included.add(path.relative(crate, path.resolve(path.dirname(file), rel)).split(path.sep)[0]);
