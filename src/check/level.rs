@@ -1,7 +1,7 @@
 //! The checks of one level, in the order of `diagnostics.md` §5.1 note D.
 
 use super::report::{LevelReport, SearchFigures, SearchKind};
-use super::{BUDGET_CAP, LONG_CHALLENGE, Options, TRIVIAL_BELOW, apply_allowance};
+use super::{BUDGET_CAP, Options, TRIVIAL_BELOW, apply_allowance};
 use crate::diag::Diagnostic;
 use crate::engine::{Game, Input, Scratch, State, TurnResult};
 use crate::model::{Level, Pack};
@@ -301,7 +301,6 @@ pub fn check_level(
     }
     must_form(&mut cx, progress);
     claims(&mut cx, progress);
-    let _ = LONG_CHALLENGE;
     finish(cx)
 }
 
