@@ -31,7 +31,8 @@ let client;
 let status;
 let output;
 let serverLog;
-let serverCommand;
+/** The miauc this window runs, from `miauc.resolveServer` at activation. */
+let server;
 
 function activeMiau() {
   const editor = vscode.window.activeTextEditor;
@@ -54,7 +55,7 @@ async function reportMissing(command) {
 /** The client, or undefined (and the reason shown) when there is none. */
 function liveClient() {
   if (!client) {
-    reportMissing(serverCommand);
+    reportMissing(server.command);
     return undefined;
   }
   return client;
@@ -127,9 +128,9 @@ async function buildPack() {
     return undefined;
   }
   if (doc.isDirty) await doc.save();
-  const bin = miauc.resolveCommand(serverCommand);
+  const bin = server.path;
   if (!bin) {
-    await reportMissing(serverCommand);
+    await reportMissing(server.command);
     return undefined;
   }
   const configured = vscode.workspace.getConfiguration('miau').get('build.outDir') || '';
@@ -137,7 +138,7 @@ async function buildPack() {
   const base = folder ? folder.uri.fsPath : path.dirname(doc.fileName);
   const out = configured ? path.resolve(base, configured) : path.dirname(doc.fileName);
   const args = ['build', doc.fileName, '-o', out];
-  output.appendLine(`$ ${serverCommand} ${args.join(' ')}`);
+  output.appendLine(`$ ${bin} ${args.join(' ')}`);
   const r = await miauc.run(bin, args, base);
   if (r.stdout) output.append(r.stdout);
   if (r.stderr) output.append(r.stderr);
@@ -223,9 +224,26 @@ async function provideCodeLenses(document, token, next) {
 
 const refreshTimers = new Map();
 
+/** The installed extension's directory (undefined where the host gives none). */
+function extensionDir(context) {
+  return context.extensionPath || (context.extensionUri && context.extensionUri.fsPath);
+}
+
+/** Finds the miauc to run and says in the Miau output which one and why. */
+function chooseServer(context, config) {
+  const dir = extensionDir(context);
+  const chosen = miauc.resolveServer({
+    setting: config.get('server.path') || '',
+    bundled: dir ? miauc.bundledPath(dir) : undefined,
+  });
+  output.appendLine(chosen.path
+    ? `Running ${chosen.path}: ${chosen.reason}.`
+    : `No miauc to run: ${chosen.reason}.`);
+  return chosen;
+}
+
 function activate(context) {
   const config = vscode.workspace.getConfiguration('miau');
-  serverCommand = config.get('server.path') || 'miauc';
   output = vscode.window.createOutputChannel('Miau');
   // The language client logs and traces through a log channel: it calls
   // `info`, `error`, `trace` and `onDidChangeLogLevel` on it, which a plain
@@ -258,10 +276,11 @@ function activate(context) {
   );
   status.item.show();
 
-  const bin = miauc.resolveCommand(serverCommand);
+  server = chooseServer(context, config);
+  const bin = server.path;
   if (!bin) {
     client = undefined;
-    reportMissing(serverCommand);
+    reportMissing(server.command);
     return undefined;
   }
   const serverOptions = {

@@ -9,6 +9,17 @@ const { execFile } = require('node:child_process');
 /** The setting that names the binary; quoted in every "not found" message. */
 const SETTING = 'miau.server.path';
 
+/** Whether `file` is a regular file this platform can run (any file on Windows). */
+function isExecutable(file, platform = process.platform) {
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    if (platform !== 'win32') fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The absolute path `command` resolves to, as a shell would find it: as
  * given when it names a path, else the first executable of that name on
@@ -16,17 +27,7 @@ const SETTING = 'miau.server.path';
  */
 function resolveCommand(command, env = process.env, platform = process.platform) {
   if (!command) return undefined;
-  const executable = (file) => {
-    try {
-      const st = fs.statSync(file);
-      if (!st.isFile()) return false;
-      if (platform === 'win32') return true;
-      fs.accessSync(file, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const executable = (file) => isExecutable(file, platform);
   const exts = platform === 'win32' ? ['', ...(env.PATHEXT || '.EXE;.CMD;.BAT').split(';')] : [''];
   if (command.includes('/') || (platform === 'win32' && command.includes('\\'))) {
     return exts.map((e) => command + e).find(executable);
@@ -39,11 +40,51 @@ function resolveCommand(command, env = process.env, platform = process.platform)
   return undefined;
 }
 
+/** The miauc a platform-specific package carries, inside the installed extension. */
+function bundledPath(extensionPath, platform = process.platform) {
+  return path.join(extensionPath, 'server', platform === 'win32' ? 'miauc.exe' : 'miauc');
+}
+
+/**
+ * The miauc the extension runs, and why, in this order: the `miau.server.path`
+ * setting when it is set (and nothing else then, so a wrong setting is
+ * reported rather than bypassed); else the binary this extension carries
+ * (`bundled`, the path `bundledPath` gives; only platform-specific packages
+ * have one); else `miauc` on `PATH`.
+ *
+ * Returns `{ command, path, reason }`: `command` is what was looked for (the
+ * name the messages quote), `path` the executable found (`undefined` when
+ * none was), `reason` one sentence saying which was taken and why.
+ */
+function resolveServer({ setting, bundled, env = process.env, platform = process.platform }) {
+  if (setting) {
+    const found = resolveCommand(setting, env, platform);
+    return {
+      command: setting,
+      path: found,
+      reason: found ? `${SETTING} is set to "${setting}"` : `${SETTING} is set to "${setting}", which was not found`,
+    };
+  }
+  if (bundled && isExecutable(bundled, platform)) {
+    return { command: bundled, path: bundled, reason: `${SETTING} is not set, and this extension carries its own miauc` };
+  }
+  const carried = !bundled || !fs.existsSync(bundled)
+    ? 'this package carries no miauc for this platform'
+    : `the miauc this extension carries (${bundled}) is not an executable file`;
+  const found = resolveCommand('miauc', env, platform);
+  return {
+    command: 'miauc',
+    path: found,
+    reason: `${SETTING} is not set and ${carried}, so miauc is taken from PATH${found ? '' : ', where there is none'}`,
+  };
+}
+
 /** The message shown when the binary can't be found: what, why, and the fix. */
 function notFoundMessage(command) {
   return (
     `Miau: the miauc binary "${command}" was not found, so there are no diagnostics, checks or builds. ` +
-    `Install it (cargo install --locked --path . in the miau repository) or set "${SETTING}" to its full path.`
+    'Install the extension package for your platform (it carries miauc), or install miauc ' +
+    `(a release binary, or cargo install miau --locked) and put it on PATH, or set "${SETTING}" to its full path.`
   );
 }
 
@@ -63,4 +104,4 @@ function run(command, args, cwd) {
   });
 }
 
-module.exports = { SETTING, resolveCommand, notFoundMessage, run };
+module.exports = { SETTING, isExecutable, resolveCommand, bundledPath, resolveServer, notFoundMessage, run };

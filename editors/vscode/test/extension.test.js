@@ -236,18 +236,90 @@ test('activate starts the client with the configured server command', async () =
   assert.deepEqual(vscode.calls.errors, []);
 });
 
-test('the default server command is miauc found on PATH', async () => {
-  const { dir, bin } = fakeBinary();
+// ---------------------------------------------------------------------------
+// Which miauc runs: the setting, else the one the extension carries, else PATH.
+
+/** An installed extension's directory; with `server/miauc` of `mode` when one is given. */
+function extensionDirWith(mode) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'miau-extension-'));
+  if (mode !== undefined) {
+    fs.mkdirSync(path.join(dir, 'server'));
+    fs.writeFileSync(path.join(dir, 'server', 'miauc'), '#!/bin/sh\nexit 0\n', { mode });
+    fs.chmodSync(path.join(dir, 'server', 'miauc'), mode);
+  }
+  return dir;
+}
+
+/** Activates with `settings`, `PATH` set to `pathDir` and the extension in `extensionPath`;
+ * gives the command the client was started with and the Miau output's text. */
+async function activateWith({ settings = {}, pathDir, extensionPath }) {
   const saved = process.env.PATH;
-  process.env.PATH = `${dir}${path.delimiter}${saved}`;
+  process.env.PATH = pathDir;
   try {
-    const vscode = makeVscode();
+    const vscode = makeVscode({ settings });
     const client = makeClientModule();
-    await loadExtension(vscode, client.module).activate({ subscriptions: [] });
-    assert.equal(client.made[0].args.serverOptions.run.command, bin);
+    await loadExtension(vscode, client.module).activate({ subscriptions: [], extensionPath });
+    const log = vscode.calls.channels.find((c) => c.name === 'Miau').lines.join('');
+    return { command: client.made.length ? client.made[0].args.serverOptions.run.command : undefined, log, vscode };
   } finally {
     process.env.PATH = saved;
   }
+}
+
+test('the miauc the extension carries is run before one on PATH, and the output says so', async () => {
+  const onPath = fakeBinary();
+  const extensionPath = extensionDirWith(0o755);
+  const bundled = path.join(extensionPath, 'server', 'miauc');
+  const { command, log } = await activateWith({ pathDir: onPath.dir, extensionPath });
+  assert.equal(command, bundled);
+  assert.match(log, new RegExp(`Running ${bundled}: miau\\.server\\.path is not set, and this extension carries its own miauc`));
+});
+
+test('miau.server.path is run before the carried miauc and the one on PATH', async () => {
+  const onPath = fakeBinary();
+  const configured = fakeBinary();
+  const { command, log } = await activateWith({
+    settings: { 'miau.server.path': configured.bin },
+    pathDir: onPath.dir,
+    extensionPath: extensionDirWith(0o755),
+  });
+  assert.equal(command, configured.bin);
+  assert.match(log, new RegExp(`Running ${configured.bin}: miau\\.server\\.path is set to "${configured.bin}"`));
+});
+
+test('a miau.server.path that does not exist is reported, not replaced by another miauc', async () => {
+  const onPath = fakeBinary();
+  const { command, log, vscode } = await activateWith({
+    settings: { 'miau.server.path': '/nowhere/miauc' },
+    pathDir: onPath.dir,
+    extensionPath: extensionDirWith(0o755),
+  });
+  assert.equal(command, undefined);
+  assert.match(log, /No miauc to run: miau\.server\.path is set to "\/nowhere\/miauc", which was not found/);
+  assert.match(vscode.calls.errors[0].m, /\/nowhere\/miauc/);
+});
+
+test('without the setting or a carried miauc, miauc is found on PATH', async () => {
+  const onPath = fakeBinary();
+  const { command, log } = await activateWith({ pathDir: onPath.dir, extensionPath: extensionDirWith() });
+  assert.equal(command, onPath.bin);
+  assert.match(log, new RegExp(`Running ${onPath.bin}: .*this package carries no miauc for this platform, so miauc is taken from PATH`));
+});
+
+test('a carried miauc that is not executable is passed over for the one on PATH', async () => {
+  const onPath = fakeBinary();
+  const extensionPath = extensionDirWith(0o644);
+  const { command, log } = await activateWith({ pathDir: onPath.dir, extensionPath });
+  assert.equal(command, onPath.bin);
+  assert.match(log, /the miauc this extension carries \(.*server\/miauc\) is not an executable file, so miauc is taken from PATH/);
+});
+
+test('with no miauc anywhere, the output says where it looked', async () => {
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'miau-empty-path-'));
+  const { command, log, vscode } = await activateWith({ pathDir: empty, extensionPath: extensionDirWith() });
+  assert.equal(command, undefined);
+  assert.match(log, /No miauc to run: .*carries no miauc for this platform, so miauc is taken from PATH, where there is none/);
+  assert.match(vscode.calls.errors[0].m, /platform/);
 });
 
 test('a missing miauc gets a message naming the setting, and no client', async () => {
@@ -394,13 +466,15 @@ function withFallback(stub) {
 // The packaged extension: `npm run package`, the documented command, then the
 // .vsix read back (a zip) and its bundle activated against the stub.
 
-/** The entries of a zip archive: `name -> Buffer` (stored or deflated). */
+/** The entries of a zip archive: `name -> Buffer` (stored or deflated); `modes`
+ * holds each entry's Unix mode from the central directory. */
 function unzip(buffer) {
   const end = buffer.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   assert.ok(end >= 0, 'not a zip archive');
   const count = buffer.readUInt16LE(end + 10);
   let at = buffer.readUInt32LE(end + 16);
   const entries = new Map();
+  entries.modes = new Map();
   for (let i = 0; i < count; i += 1) {
     assert.equal(buffer.readUInt32LE(at), 0x02014b50, 'a broken central directory');
     const method = buffer.readUInt16LE(at + 10);
@@ -413,6 +487,7 @@ function unzip(buffer) {
     const start = local + 30 + buffer.readUInt16LE(local + 26) + buffer.readUInt16LE(local + 28);
     const data = buffer.subarray(start, start + size);
     entries.set(name, method === 8 ? zlib.inflateRawSync(data) : Buffer.from(data));
+    entries.modes.set(name, buffer.readUInt32LE(at + 38) >>> 16);
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
@@ -478,4 +553,142 @@ test('the packaged bundle activates needing only vscode and Node built-ins', asy
   assert.deepEqual([...vscode.calls.commands.keys()].sort(), manifest.contributes.commands.map((c) => c.command).sort());
   assert.equal(vscode.calls.errors.length, 1);
   assert.match(vscode.calls.errors[0].m, /no-such-miauc-binary/);
+});
+
+// ---------------------------------------------------------------------------
+// Platform-specific packages: `npm run package -- --target T` with the
+// target's miauc in server/, run in a copy of the extension so that the
+// binary placed there is the test's own.
+
+const packageScript = require('../scripts/package');
+
+/**
+ * The real miauc these tests pack: `$MIAU_SERVER_BINARY`, else the
+ * repository's debug build. Fails saying how to get one when there is none.
+ */
+function realMiauc() {
+  const file = process.env.MIAU_SERVER_BINARY || path.join(root, '..', '..', 'target', 'debug', 'miauc');
+  assert.ok(fs.existsSync(file), `no miauc at ${file}: build it (cargo build --bin miauc in the repository) or set MIAU_SERVER_BINARY`);
+  return file;
+}
+
+/** A copy of the extension's sources (node_modules linked, not copied) in a temporary directory. */
+function extensionCopy() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'miau-extension-copy-'));
+  const skip = new Set(['node_modules', 'dist', 'server', 'test', 'test-output']);
+  for (const name of fs.readdirSync(root)) {
+    if (skip.has(name) || name.endsWith('.vsix')) continue;
+    fs.cpSync(path.join(root, name), path.join(dir, name), { recursive: true });
+  }
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** `npm run package -- args…` in `dir`; the .vsix's entries, or the failure's output. */
+function packageIn(dir, args) {
+  const vsix = path.join(dir, 'out.vsix');
+  fs.rmSync(vsix, { force: true });
+  try {
+    execFileSync('npm', ['run', 'package', '--', ...args, '--out', vsix], { cwd: dir, stdio: 'pipe' });
+  } catch (e) {
+    return { failed: `${e.stdout}${e.stderr}` };
+  }
+  return { entries: unzip(fs.readFileSync(vsix)) };
+}
+
+/** The first bytes of executables: ELF, Mach-O and PE for a machine number. */
+function elfHeader(machine) {
+  const b = Buffer.alloc(64);
+  b.writeUInt32BE(0x7f454c46, 0);
+  b[5] = 1;
+  b.writeUInt16LE(machine, 18);
+  return b;
+}
+
+function machoHeader(cpu) {
+  const b = Buffer.alloc(32);
+  b.writeUInt32LE(0xfeedfacf, 0);
+  b.writeUInt32LE(cpu, 4);
+  return b;
+}
+
+function peHeader(machine) {
+  const b = Buffer.alloc(256);
+  b.write('MZ', 0, 'latin1');
+  b.writeUInt32LE(128, 60);
+  b.writeUInt32BE(0x50450000, 128);
+  b.writeUInt16LE(machine, 132);
+  return b;
+}
+
+let targetPackage;
+/** The linux-x64 package of a copy of the extension with the real miauc in server/, made once. */
+function linuxX64Package() {
+  if (targetPackage) return targetPackage;
+  const dir = extensionCopy();
+  fs.mkdirSync(path.join(dir, 'server'));
+  // Copied without its executable bit: packaging sets it.
+  fs.writeFileSync(path.join(dir, 'server', 'miauc'), fs.readFileSync(realMiauc()), { mode: 0o644 });
+  targetPackage = { dir, ...packageIn(dir, ['--target', 'linux-x64']) };
+  assert.ok(targetPackage.entries, `npm run package -- --target linux-x64 failed:\n${targetPackage.failed}`);
+  return targetPackage;
+}
+
+test('the linux-x64 .vsix carries an executable miauc that answers --version', () => {
+  const { entries } = linuxX64Package();
+  const binary = entries.get('extension/server/miauc');
+  assert.ok(binary, `no extension/server/miauc in the .vsix (it holds ${[...entries.keys()].join(', ')})`);
+  const mode = entries.modes.get('extension/server/miauc');
+  assert.equal(mode & 0o111, 0o111, `server/miauc is packed with mode ${mode.toString(8)}, not executable`);
+  // Unpacked as VS Code does, with the mode the archive records.
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'miau-unpacked-')), 'miauc');
+  fs.writeFileSync(file, binary, { mode: mode & 0o777 });
+  const version = execFileSync(file, ['--version'], { encoding: 'utf8' });
+  assert.match(version, /^miauc \d+\.\d+\.\d+/);
+  assert.match(entries.get('extension.vsixmanifest').toString('utf8'), /TargetPlatform="linux-x64"/);
+});
+
+test('the linux-x64 .vsix holds under 30 files besides the binary, and no other server', () => {
+  const { entries } = linuxX64Package();
+  const names = [...entries.keys()].filter((n) => n !== 'extension/server/miauc');
+  assert.ok(names.length < 30, `the .vsix holds ${names.length} files besides miauc: ${names.join(', ')}`);
+  assert.deepEqual(names.filter((n) => n.startsWith('extension/server/')), []);
+  assert.ok(entries.has(`extension/${path.posix.normalize(manifest.main)}`));
+});
+
+test('without --target the package carries no miauc, even with one in server/', () => {
+  const { dir } = linuxX64Package();
+  const { entries, failed } = packageIn(dir, []);
+  assert.ok(entries, `npm run package failed:\n${failed}`);
+  assert.deepEqual([...entries.keys()].filter((n) => n.includes('server/')), []);
+  assert.doesNotMatch(entries.get('extension.vsixmanifest').toString('utf8'), /TargetPlatform=/);
+});
+
+test('a target package refuses a missing server or one built for another platform', () => {
+  const dir = extensionCopy();
+  const missing = packageIn(dir, ['--target', 'linux-x64']);
+  assert.match(missing.failed || '', /no linux-x64 package: .*server\/miauc can't be read .*put the linux-x64 build of miauc there/);
+  fs.mkdirSync(path.join(dir, 'server'));
+  fs.writeFileSync(path.join(dir, 'server', 'miauc.exe'), elfHeader(62));
+  const wrong = packageIn(dir, ['--target=win32-x64']);
+  assert.match(wrong.failed || '', /server\/miauc\.exe is elf for machine 0x3e, where win32-x64 needs pe for machine 0x8664/);
+  const web = packageIn(dir, ['--target', 'web']);
+  assert.match(web.failed || '', /the target web has no native miauc/);
+});
+
+test('the header check knows each target\'s executable format', () => {
+  const headers = {
+    'linux-x64': elfHeader(62),
+    'linux-arm64': elfHeader(183),
+    'darwin-x64': machoHeader(0x01000007),
+    'darwin-arm64': machoHeader(0x0100000c),
+    'win32-x64': peHeader(0x8664),
+  };
+  for (const [target, header] of Object.entries(headers)) {
+    assert.deepEqual(packageScript.binaryKind(header), packageScript.TARGET_FORMATS[target], target);
+  }
+  assert.equal(packageScript.binaryKind(Buffer.from('#!/bin/sh\n')), undefined);
+  assert.equal(packageScript.serverFileName('win32-x64'), 'miauc.exe');
+  assert.equal(packageScript.serverFileName('darwin-arm64'), 'miauc');
+  assert.deepEqual(packageScript.splitTarget(['--out', 'x', '--target', 'linux-arm64']), { target: 'linux-arm64', rest: ['--out', 'x'] });
 });
