@@ -1,5 +1,7 @@
 // The Miau extension: starts `miauc lsp` over stdio for .miau files and adds
-// palette commands around it. The server's own commands (the "Check" and
+// palette commands around it. The `miauc` it runs is the `miau.server.path`
+// setting, else the one a platform package carries in server/, else the one
+// on PATH (lib/miauc.js); the Miau output says which. The server's own commands (the "Check" and
 // "Replay solution" code lenses) are registered by the language client; the
 // palette commands below add the document URI and level id those commands
 // need, and show their results. The level preview (preview.js) is a

@@ -1,10 +1,12 @@
 // The extension without a real VS Code: package.json's contributions point at
 // files that exist, `activate` (against a stubbed `vscode` module and a
 // recording language client) registers every declared command and starts
-// `miauc lsp` with the configured binary, the real language client accepts
-// the output channels it is given, a missing binary gets an actionable
-// message naming the setting, and `npm run package` makes a .vsix of a few
-// files whose bundle activates with nothing but `vscode` and Node.
+// `miauc lsp` with the binary chosen in order (the setting, the carried
+// miauc, PATH) and says why, the real language client accepts the output
+// channels it is given, a missing binary gets an actionable message naming
+// the setting, `npm run package` makes a .vsix of a few files whose bundle
+// activates with nothing but `vscode` and Node, and `npm run package --
+// --target linux-x64` packs a real miauc, executable and answering --version.
 'use strict';
 
 const test = require('node:test');
