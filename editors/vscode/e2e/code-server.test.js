@@ -94,6 +94,8 @@ function directories() {
   fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'chat.disableAIFeatures': true,
     'security.workspace.trust.enabled': false,
     'telemetry.telemetryLevel': 'off',
     'extensions.autoCheckUpdates': false,
@@ -167,9 +169,10 @@ function processesOf(file) {
   return found;
 }
 
-/** The text of every element matching `selector`, joined. */
+/** The text of every element matching `selector`, joined; the editor's
+ * non-breaking spaces read as spaces. */
 async function textOf(page, selector) {
-  return (await page.locator(selector).allInnerTexts()).join('\n');
+  return (await page.locator(selector).allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
 }
 
 /** Runs a command from the command palette by its title, as typed there. */
@@ -198,6 +201,7 @@ function landmarks() {
   const rowIndex = lines.findIndex((l) => l.includes('DOOR IS   SHUT'));
   assert.ok(rowIndex >= 0, `${fixture} has no "DOOR IS   SHUT" row`);
   return {
+    boardLine: lines.findIndex((l) => l.trim() === 'board {') + 1,
     line: rowIndex + 1,
     shutColumn: lines[rowIndex].indexOf('SHUT') + 1,
     doorColumn: lines[rowIndex].indexOf('DOOR') + 1,
@@ -278,6 +282,9 @@ test('the platform .vsix in code-server: diagnostics, lenses, hints, hover, chec
       const lenses = await textOf(page, '.monaco-editor .codelens-decoration');
       return ['Check', 'Preview level', 'Replay solution'].every((l) => lenses.includes(l));
     });
+    // The editor draws only the lines in view: bring the board into it.
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await goTo(page, mark.boardLine, 1);
     await waitFor('the inlay hint after board {', WAIT.language, async () =>
       (await textOf(page, '.monaco-editor .view-lines')).includes('MIAU IS YOU · FLAG IS WIN · DOOR IS SHUT'));
   });
