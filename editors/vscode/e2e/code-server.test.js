@@ -1,8 +1,9 @@
 // The extension in a real VS Code: code-server installs the platform .vsix
 // (the one that carries miauc), and headless Chromium drives the editor as a
-// person would: open a pack with a mistake, read the Problems panel, see the
-// code lenses and the inlay hint, hover a rule word, run "Miau: Check pack",
-// open the level preview. A screenshot of the editor is kept in
+// person would: open a pack with a mistake, see the carried miauc run (and
+// the Miau output say why), read the Problems panel, see the code lenses and
+// the inlay hint, hover a rule word, run "Miau: Check pack", open the level
+// preview, and find no error among the notifications. A screenshot of the editor is kept in
 // test-output/ (and one at the step that failed, when one does).
 //
 // Inputs (.ci/run sets them; each is required, and a missing one fails the
@@ -94,14 +95,14 @@ function directories() {
   fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
-    'workbench.secondarySideBar.defaultVisibility': 'hidden',
-    'chat.disableAIFeatures': true,
     'security.workspace.trust.enabled': false,
     'telemetry.telemetryLevel': 'off',
     'extensions.autoCheckUpdates': false,
     'editor.codeLens': true,
     'editor.inlayHints.enabled': 'on',
     'editor.hover.delay': 200,
+    // The protocol traced into the language server's log (kept with the user data).
+    'miau.trace.server': 'verbose',
   }, null, 2));
   return dirs;
 }
@@ -167,6 +168,12 @@ function processesOf(file) {
     }
   }
   return found;
+}
+
+/** Every file under `dir`, at any depth. */
+function filesUnder(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true }).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile());
 }
 
 /** The text of every element matching `selector`, joined; the editor's
@@ -262,9 +269,13 @@ test('the platform .vsix in code-server: diagnostics, lenses, hints, hover, chec
     });
   });
 
-  await step('run the carried miauc', async () => {
+  await step('run the carried miauc, and say so in the Miau output', async () => {
     await waitFor(`${carried} lsp to run`, WAIT.language, () =>
       processesOf(carried).some((argv) => argv[1] === 'lsp'));
+    const said = await waitFor('the Miau output channel (its log file under the user data)', WAIT.ui, () =>
+      filesUnder(path.join(dirs.userData, 'logs')).filter((f) => /-Miau\.log$/.test(f))
+        .map((f) => fs.readFileSync(f, 'utf8')).find((text) => text.includes('Running')));
+    assert.ok(said.includes(`Running ${carried}: miau.server.path is not set, and this extension carries its own miauc.`), said);
   });
 
   await step('M301 in the Problems panel at its line', async () => {
@@ -331,8 +342,13 @@ test('the platform .vsix in code-server: diagnostics, lenses, hints, hover, chec
   });
 
   await step('no error notification', async () => {
-    const errors = await textOf(page, '.notifications-toasts .notification-toast:has(.codicon-error) .notification-list-item-message');
-    assert.equal(errors, '', `the editor showed errors: ${errors}`);
+    // Every notification of the session, toasts shown or not, is in the
+    // notification centre.
+    await runCommand(page, 'Notifications: Show Notifications');
+    await page.locator('.notifications-center').waitFor({ state: 'visible', timeout: WAIT.ui });
+    const all = await textOf(page, '.notifications-center .notification-list-item-message');
+    const errors = await textOf(page, '.notifications-center .notification-list-item:has(.codicon-error) .notification-list-item-message');
+    assert.equal(errors, '', `the editor showed errors: ${errors}\n(all notifications: ${all})`);
     const ours = pageErrors.filter((m) => /miau|languageclient|onDidChangeLogLevel/i.test(m));
     assert.deepEqual(ours, [], 'uncaught errors in the page');
   });
