@@ -101,8 +101,6 @@ function directories() {
     'editor.codeLens': true,
     'editor.inlayHints.enabled': 'on',
     'editor.hover.delay': 200,
-    // The protocol traced into the language server's log (kept with the user data).
-    'miau.trace.server': 'verbose',
   }, null, 2));
   return dirs;
 }
