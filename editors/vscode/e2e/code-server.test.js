@@ -200,6 +200,22 @@ async function goTo(page, line, column) {
   await page.keyboard.press('Enter');
 }
 
+/** Opens doors.miau with Quick Open, retrying while the workbench is still starting. */
+function openPack(page) {
+  return waitFor('Quick Open to find and open doors.miau', WAIT.workbench, async () => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 5_000 });
+    await input.fill('doors.miau');
+    const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: 'doors.miau' });
+    await rows.first().waitFor({ state: 'visible', timeout: 5_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'DOOR IS' }).waitFor({ timeout: 5_000 });
+    return true;
+  });
+}
+
 /** Where the pack's mistake and its rule words are (1-based, as the editor counts). */
 function landmarks() {
   const lines = fs.readFileSync(fixture, 'utf8').split('\n');
@@ -252,20 +268,7 @@ test('the platform .vsix in code-server: diagnostics, lenses, hints, hover, chec
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: WAIT.workbench });
   });
 
-  await step('open the pack', async () => {
-    await waitFor('Quick Open to find doors.miau', WAIT.workbench, async () => {
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 5_000 });
-      await input.fill('doors.miau');
-      const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: 'doors.miau' });
-      await rows.first().waitFor({ state: 'visible', timeout: 5_000 });
-      await page.keyboard.press('Enter');
-      await page.locator('.monaco-editor .view-lines', { hasText: 'DOOR IS' }).waitFor({ timeout: 5_000 });
-      return true;
-    });
-  });
+  await step('open the pack', () => openPack(page));
 
   await step('run the carried miauc, and say so in the Miau output', async () => {
     await waitFor(`${carried} lsp to run`, WAIT.language, () =>
@@ -287,10 +290,23 @@ test('the platform .vsix in code-server: diagnostics, lenses, hints, hover, chec
   });
 
   await step('the code lenses and the inlay hint', async () => {
-    await waitFor('the Check, Preview level and Replay solution code lenses', WAIT.language, async () => {
+    const lensesShown = async () => {
       const lenses = await textOf(page, '.monaco-editor .codelens-decoration');
       return ['Check', 'Preview level', 'Replay solution'].every((l) => lenses.includes(l));
-    });
+    };
+    // VS Code sometimes never asks for the code lenses of the editor that
+    // was open while the extension started (the server receives no
+    // textDocument/codeLens for it, and neither a lens refresh nor a new
+    // provider makes it ask); reopening the file does. The test then
+    // reopens it, and says so.
+    try {
+      await waitFor('the code lenses of the editor open at start-up', 30_000, lensesShown);
+    } catch {
+      t.diagnostic('no code lenses in the editor open at start-up: reopening doors.miau');
+      await runCommand(page, 'View: Close Editor');
+      await openPack(page);
+    }
+    await waitFor('the Check, Preview level and Replay solution code lenses', WAIT.language, lensesShown);
     // The editor draws only the lines in view: bring the board into it.
     await page.locator('.monaco-editor .view-lines').first().click();
     await goTo(page, mark.boardLine, 1);
