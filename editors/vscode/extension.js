@@ -1,13 +1,14 @@
 // The Miau extension: starts `miauc lsp` over stdio for .miau files and adds
 // palette commands around it. The `miauc` it runs is the `miau.server.path`
 // setting, else the one a platform package carries in server/, else the one
-// on PATH (lib/miauc.js); the Miau output says which. The server's own commands (the "Check" and
-// "Replay solution" code lenses) are registered by the language client; the
-// palette commands below add the document URI and level id those commands
-// need, and show their results. The level preview (preview.js) is a
-// webview drawn and played by the server's `miau/level` and `miau/step`
-// requests: a "Preview level" lens is added beside each "Check" lens, and the
-// "Replay solution" lens plays the route in the preview turn by turn.
+// on PATH (lib/miauc.js); the Miau output says which. The server's own
+// commands (the "Check" and "Replay solution" code lenses) are registered by
+// the language client; the palette commands below add the document URI and
+// level id those commands need, and show their results. The level preview
+// (preview.js) is a webview drawn and played by the server's `miau/level`
+// and `miau/step` requests: a "Preview level" lens is added beside each
+// "Check" lens, and the "Replay solution" lens plays the route in the
+// preview turn by turn.
 'use strict';
 
 const path = require('node:path');
