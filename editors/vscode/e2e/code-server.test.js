@@ -144,14 +144,20 @@ async function startCodeServer(dirs, port, log) {
   return child;
 }
 
-/** Ends code-server and what it started (its own process group). */
+/** Ends code-server and what it started (its own process group); resolves
+ * when it has exited, or after 10 s. */
 function stop(child) {
-  if (!child || child.exitCode !== null) return;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise((resolve) => {
+    child.once('exit', resolve);
+    setTimeout(resolve, 10_000).unref();
+  });
   try {
     process.kill(-child.pid, 'SIGTERM');
   } catch {
     // Already gone.
   }
+  return exited;
 }
 
 /** The processes whose command line starts with `file`: the servers the editor runs. */
@@ -232,6 +238,9 @@ function landmarks() {
 test('the platform .vsix in code-server: diagnostics, lenses, hints, hover, check, preview', { timeout: 600_000 }, async (t) => {
   const vsix = required('MIAU_VSIX', 'the linux-x64 .vsix to install');
   const dirs = directories();
+  // Kept when the test fails: the editor's logs (the Miau output, the
+  // language server's log) are under its user data.
+  let passed = false;
   const mark = landmarks();
   fs.mkdirSync(output, { recursive: true });
 
@@ -242,7 +251,11 @@ test('the platform .vsix in code-server: diagnostics, lenses, hints, hover, chec
 
   const log = [];
   const server = await startCodeServer(dirs, await freePort(), log);
-  t.after(() => stop(server));
+  t.after(async () => {
+    await stop(server);
+    // Best effort: a temporary directory left behind fails nothing.
+    if (passed) fs.rm(dirs.base, { recursive: true, force: true, maxRetries: 5 }, () => {});
+  });
   const port = server.spawnargs.join(' ').match(/127\.0\.0\.1:(\d+)/)[1];
 
   const browser = await chromium.launch({ executablePath: browserPath(), headless: true, args: ['--no-sandbox'] });
@@ -258,7 +271,7 @@ test('the platform .vsix in code-server: diagnostics, lenses, hints, hover, chec
     } catch (e) {
       const shot = path.join(output, 'code-server-failed.png');
       await page.screenshot({ path: shot }).catch(() => {});
-      e.message = `step "${name}" failed (screenshot: ${shot}): ${e.message}\n--- code-server log ---\n${log.join('').slice(-4000)}`;
+      e.message = `step "${name}" failed (screenshot: ${shot}; the editor's logs: ${dirs.userData}/logs): ${e.message}\n--- code-server log ---\n${log.join('').slice(-4000)}`;
       throw e;
     }
   };
@@ -368,4 +381,5 @@ test('the platform .vsix in code-server: diagnostics, lenses, hints, hover, chec
   });
 
   await page.screenshot({ path: path.join(output, 'code-server.png') });
+  passed = true;
 });
