@@ -73,10 +73,19 @@ package_crate() {
 build_packaged_crate() {
   echo "== cargo build --release --locked --target $target (the packaged crate)"
   # Unpacked under target/ (excluded from the workspace in Cargo.toml), at a
-  # fixed path so that the dependencies' builds are reused between runs.
+  # fixed path so that the dependencies' builds are reused between runs. The
+  # .crate gives every file the same fixed time, so Cargo can't tell changed
+  # sources by their times: a crate whose contents changed is unpacked afresh
+  # with the time of unpacking (tar -m), one that didn't is left alone, and
+  # Cargo rebuilds exactly when the packaged sources changed.
   unpacked="$target_dir/package/miauc-$version"
-  rm -rf "$unpacked"
-  tar -xzf "$crate" -C "$target_dir/package"
+  local sum stamp="$target_dir/package/miauc-$version.unpacked.sha256"
+  sum=$(sha256_of "$crate")
+  if [ ! -d "$unpacked" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
+    rm -rf "$unpacked"
+    tar -xzmf "$crate" -C "$target_dir/package"
+    echo "$sum" >"$stamp"
+  fi
   CARGO_TARGET_DIR="$target_dir" cargo build --release --locked \
     --manifest-path "$unpacked/Cargo.toml" --target "$target" --bin miauc
   binary="$target_dir/$target/release/$exe"
