@@ -33,7 +33,7 @@ note() { echo "install-miauc: $*" >&2; }
 
 # The version of the miauc crate in the checkout (the first `version =` of
 # Cargo.toml is the [package] one).
-source_version() { sed -n 's/^version = "\(.*\)"$/\1/p' "$source_dir/Cargo.toml" | head -n 1; }
+source_version() { tr -d '\r' <"$source_dir/Cargo.toml" | sed -n 's/^version = "\(.*\)"$/\1/p' | head -n 1; }
 
 MIAUC_ROOT=${MIAUC_ROOT:-$HOME/.miauc}
 version=${MIAUC_VERSION:-}

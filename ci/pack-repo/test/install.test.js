@@ -170,3 +170,17 @@ test('the archives come from the releases of the repository the action was taken
   assert.match(fs.readFileSync(path.join(dir, 'curl.log'), 'utf8'), /^.* https:\/\/github\.com\/other\/miau\/releases\/download\//);
   fs.rmSync(dir, { recursive: true });
 });
+
+test("the checkout's version is read from a Cargo.toml with CRLF line ends (a Windows checkout)", () => {
+  const dir = tempDir();
+  const source = path.join(dir, 'source');
+  fs.mkdirSync(path.join(source, 'ci', 'release'), { recursive: true });
+  fs.copyFileSync(names, path.join(source, 'ci', 'release', 'names.sh'));
+  const manifest = fs.readFileSync(path.join(repo, 'Cargo.toml'), 'utf8');
+  fs.writeFileSync(path.join(source, 'Cargo.toml'), manifest.replace(/\n/g, '\r\n'));
+  const releases = path.join(dir, 'releases');
+  fakeRelease(releases, version, 'x86_64-pc-windows-msvc');
+  const run = install(['download'], { dir, vars: { MIAUC_SOURCE: source, RUNNER_OS: 'Windows', RUNNER_ARCH: 'X64', MIAUC_RELEASES: `file://${releases}` } });
+  assert.equal(run.stdout, 'installed=true\n', run.stderr);
+  fs.rmSync(dir, { recursive: true });
+});
