@@ -40,7 +40,7 @@ readonly max_binary_bytes=$((30 * 1024 * 1024))
 
 # The version of the `miauc` package (the first `version =` of Cargo.toml is
 # the [package] one).
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+version=$(tr -d '\r' <Cargo.toml | sed -n 's/^version = "\(.*\)"$/\1/p' | head -n 1)
 # shellcheck source=ci/release/names.sh
 . ci/release/names.sh
 name=$(release_name "$version" "$target")
@@ -72,18 +72,23 @@ package_crate() {
 
 build_packaged_crate() {
   echo "== cargo build --release --locked --target $target (the packaged crate)"
-  # Unpacked under target/ (excluded from the workspace in Cargo.toml), at a
-  # fixed path so that the dependencies' builds are reused between runs. The
+  # Unpacked under target/package/ (where Cargo stops looking for a
+  # workspace, so the crate builds on its own as it does for its users), at
+  # a fixed path so that the dependencies' builds are reused between runs. The
   # .crate gives every file the same fixed time, so Cargo can't tell changed
   # sources by their times: a crate whose contents changed is unpacked afresh
   # with the time of unpacking (tar -m), one that didn't is left alone, and
   # Cargo rebuilds exactly when the packaged sources changed.
-  unpacked="$target_dir/package/miauc-$version"
-  local sum stamp="$target_dir/package/miauc-$version.unpacked.sha256"
+  # Not target/package/miauc-VERSION, where `cargo package` unpacks to
+  # verify with the fixed times.
+  local into="$target_dir/package/release"
+  unpacked="$into/miauc-$version"
+  local sum stamp="$into/miauc-$version.sha256"
   sum=$(sha256_of "$crate")
   if [ ! -d "$unpacked" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
     rm -rf "$unpacked"
-    tar -xzmf "$crate" -C "$target_dir/package"
+    mkdir -p "$into"
+    tar -xzmf "$crate" -C "$into"
     echo "$sum" >"$stamp"
   fi
   CARGO_TARGET_DIR="$target_dir" cargo build --release --locked \
