@@ -138,3 +138,66 @@ fn the_installed_binary_is_stripped_and_profiling_keeps_line_tables() {
         "docs/performance.md names `cargo build --profile profiling`"
     );
 }
+
+/// The `name` of Cargo.toml's `[package]`: the crate crates.io publishes.
+fn package_name() -> String {
+    toml_section(&read("Cargo.toml"), "package")
+        .into_iter()
+        .find_map(|l| l.strip_prefix("name = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("a package name")
+        .to_string()
+}
+
+#[test]
+fn documented_installs_from_crates_io_name_the_published_crate() {
+    // `miau` on crates.io is another project: an install that names a crate
+    // must name this package.
+    let package = package_name();
+    let mut wrong = Vec::new();
+    for doc in DOCUMENTS {
+        for (n, line) in read(doc).lines().enumerate() {
+            for command in ["cargo install ", "cargo binstall "] {
+                for (at, _) in line.match_indices(command) {
+                    // The command runs to the end of its code span or comment.
+                    let rest = &line[at + command.len()..];
+                    let rest = rest.split(['`', '#']).next().unwrap_or("");
+                    let words: Vec<&str> = rest.split_whitespace().collect();
+                    let names_a_path = words.contains(&"--path");
+                    let crate_name = words.iter().find(|w| !w.starts_with('-'));
+                    if !names_a_path && crate_name.is_some_and(|c| *c != package) {
+                        wrong.push(format!("{doc}:{}: {line}", n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "not the crate `{package}`:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn readme_install_gives_the_three_ways_in_before_the_build_from_source() {
+    let readme = read("README.md");
+    let install = &readme[readme.find("\n## Install\n").expect("an Install section")..];
+    let install = &install[..install[1..].find("\n## ").map_or(install.len(), |e| e + 1)];
+    let package = package_name();
+    let at = |what: &str| {
+        install
+            .find(what)
+            .unwrap_or_else(|| panic!("README's Install section does not give `{what}`"))
+    };
+    let release = at("release binary");
+    let binstall = at(&format!("cargo binstall {package}"));
+    let crates_io = at(&format!("cargo install {package} --locked"));
+    let source = at("cargo install --locked --path .");
+    assert!(release < binstall && binstall < crates_io && crates_io < source);
+    // The commands that run the main job and the tests stay README's first.
+    let first_block = &readme[readme.find("```sh\n").unwrap()..];
+    let first_lines: Vec<&str> = first_block.lines().skip(1).take(3).collect();
+    assert!(first_lines[0].starts_with("cargo run --release -- check packs"));
+    assert!(first_lines.iter().any(|l| l.starts_with("cargo test")));
+}

@@ -471,7 +471,7 @@ fn test_helpers_are_behind_the_testing_feature() {
     }
     let manifest = read("Cargo.toml");
     assert!(
-        manifest.contains("miau = { path = \".\", features = [\"testing\"] }"),
+        manifest.contains("miau = { package = \"miauc\", path = \".\", features = [\"testing\"] }"),
         "the tests and benchmarks turn `testing` on through the crate's own dev-dependency"
     );
     assert!(read("fuzz/Cargo.toml").contains("features = [\"testing\"]"));

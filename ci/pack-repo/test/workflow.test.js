@@ -138,7 +138,7 @@ test('pushes run for the default branch, whatever its name', () => {
     "github.event_name == 'pull_request' || github.ref_name == github.event.repository.default_branch");
 });
 
-test('the action builds miauc from its own checkout', () => {
+test('the action downloads miauc, else builds it from its own checkout', () => {
   assert.equal(action.runs.using, 'composite');
   for (const step of action.runs.steps) {
     if (step.run) assert.equal(step.shell, 'bash', `${step.name} has no shell`);
@@ -180,9 +180,19 @@ test('the action builds miauc from its own checkout', () => {
   const said = /(\w+) directories up/.exec(fs.readFileSync(actionPath, 'utf8').replace(/\n\s*#\s*/g, ' '));
   assert.ok(said, 'the action does not say where the crate is');
   assert.equal(said[1], ['none', 'one', 'two', 'three', 'four'][ups], 'the comment and the path disagree');
-  const build = action.runs.steps.find((s) => s.run && s.run.includes('cargo install'));
-  assert.match(build.run, /cargo install --locked --path/);
-  assert.equal(build.if, "steps.cache.outputs.cache-hit != 'true'");
+  // A build happens only where no release archive was installed and the
+  // cache has no binary; it builds the action's own checkout (install.sh).
+  const download = action.runs.steps.find((s) => s.id === 'download');
+  assert.match(download.run, /install\.sh" download$/);
+  assert.equal(action.runs.steps.indexOf(download), 0, 'the download comes first');
+  const build = action.runs.steps.find((s) => s.run && s.run.includes('install.sh" build'));
+  assert.equal(build.if, "steps.download.outputs.installed != 'true' && steps.cache.outputs.cache-hit != 'true'");
+  for (const id of ['key', 'cache']) {
+    const step = action.runs.steps.find((s) => s.id === id);
+    assert.match(step.if, /^steps\.download\.outputs\.installed != 'true'/, `${id} runs after a download`);
+  }
+  const script = fs.readFileSync(path.join(path.dirname(actionPath), 'install.sh'), 'utf8');
+  assert.match(script, /cargo install --locked --root "\$MIAUC_ROOT" --path "\$source_dir"/);
   // Every input and step output the action refers to exists.
   for (const [, name] of JSON.stringify(action).matchAll(/inputs\.([a-z-]+)/g)) {
     assert.ok(action.inputs[name], `unknown input ${name}`);
@@ -200,7 +210,7 @@ test('the action builds miauc from its own checkout', () => {
           'runs-on': 'ubuntu-latest',
           steps: action.runs.steps.map((s) => {
             // `inputs` exist only in actions; a workflow spells them as env.
-            const text = JSON.stringify(s).replaceAll('inputs.cache', "env.CACHE");
+            const text = JSON.stringify(s).replace(/inputs\.([a-z]+)/g, (_, n) => `env.${n.toUpperCase()}`);
             return JSON.parse(text);
           }),
         },
