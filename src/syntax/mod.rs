@@ -8,9 +8,10 @@
 pub mod ast;
 mod lexer;
 mod parser;
+mod shift;
 
 pub use lexer::quote;
-pub use parser::{LEVEL_STMTS, PACK_STMTS, TOP_BLOCKS, parse};
+pub use parser::{LEVEL_STMTS, LevelBlocks, PACK_STMTS, Reparse, TOP_BLOCKS, parse, parse_reusing};
 
 pub(crate) use lexer::is_word;
 pub(crate) use parser::join_or;
