@@ -168,9 +168,12 @@ pub struct FrontEnd {
     lowered: crate::lower::LoweredLevels,
     /// Each level's stage 2 diagnostics, by its model's key and index, with
     /// its block where they were found.
-    validated: HashMap<(u64, usize), Arc<(Span, Vec<Diagnostic>)>>,
+    validated: HashMap<(u64, usize), Arc<LevelStage2>>,
     runs: FrontEndRuns,
 }
+
+/// One level's stage 2 diagnostics and the block they were found in.
+type LevelStage2 = (Span, Vec<Diagnostic>);
 
 /// How much of the last [`stages_1_2_reusing`] ran rather than was reused.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -203,9 +206,9 @@ pub fn stages_1_2_reusing(
     text: &str,
     earlier: &FrontEnd,
 ) -> (ast::File, Pack, Vec<Diagnostic>, FrontEnd) {
-    let parsed = crate::syntax::parse_reusing(text, &earlier.blocks);
-    let file = parsed.file;
     let max = crate::validate::limits::MAX_LEVELS;
+    let parsed = crate::syntax::parse_reusing(text, &earlier.blocks, max);
+    let file = parsed.file;
     let lowered = crate::lower::lower_reusing(&file, max, &parsed.level_keys, &earlier.lowered);
     let pack = lowered.pack;
     let blocks: Vec<Span> = file

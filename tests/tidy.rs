@@ -609,14 +609,11 @@ fn referenced_paths(line: &str, own: &[String]) -> Vec<Vec<String>> {
     out
 }
 
-/// No two sibling modules import each other: a circle between two files
-/// of one module means neither can be read, changed or tested without the
-/// other, so one of them holds what both need and belongs below them.
-#[test]
-fn no_two_sibling_modules_import_each_other() {
-    use std::collections::BTreeSet;
-    // (importer, imported), both module paths under one parent.
-    let mut edges: BTreeSet<(Vec<String>, Vec<String>)> = BTreeSet::new();
+/// Each (importer, imported) pair of sibling modules (children of one
+/// module, or top-level modules) where a product file of the first refers
+/// to the second.
+fn sibling_imports() -> std::collections::BTreeSet<(Vec<String>, Vec<String>)> {
+    let mut edges = std::collections::BTreeSet::new();
     for (rel, path) in product_files() {
         let own = module_path(&rel);
         for (_, line) in product_lines(&path) {
@@ -627,12 +624,23 @@ fn no_two_sibling_modules_import_each_other() {
                 if common >= own.len() || common >= target.len() {
                     continue;
                 }
-                let from = own[..=common].to_vec();
-                let to = target[..=common].to_vec();
-                edges.insert((from, to));
+                edges.insert((own[..=common].to_vec(), target[..=common].to_vec()));
             }
         }
     }
+    edges
+}
+
+/// No two sibling modules import each other: a circle between two files
+/// of one module means neither can be read, changed or tested without the
+/// other, so one of them holds what both need and belongs below them.
+#[test]
+fn no_two_sibling_modules_import_each_other() {
+    let edges = sibling_imports();
+    let path = |p: &str| p.split("::").map(str::to_string).collect::<Vec<_>>();
+    // The reading sees imports at all: through `crate::`, and through `super::`.
+    assert!(edges.contains(&(path("ide"), path("compile"))));
+    assert!(edges.contains(&(path("validate::level"), path("validate::limits"))));
     let circles: Vec<String> = edges
         .iter()
         .filter(|(a, b)| a < b && edges.contains(&(b.clone(), a.clone())))
@@ -643,4 +651,30 @@ fn no_two_sibling_modules_import_each_other() {
         "sibling modules that import each other (move what both need into one, below the other):\n{}",
         circles.join("\n")
     );
+}
+
+/// The paths a line names, resolved from the module it is in.
+#[test]
+fn referenced_paths_resolve_crate_super_and_groups() {
+    let own: Vec<String> = vec!["analysis".into(), "words".into()];
+    let names = |line: &str| -> Vec<String> {
+        referenced_paths(line, &own)
+            .iter()
+            .map(|p| p.join("::"))
+            .collect()
+    };
+    assert_eq!(
+        names("use super::{board, reset::engine_reset};"),
+        ["analysis::board", "analysis::reset"]
+    );
+    assert_eq!(
+        names("let v = crate::analysis::view::NounSet::of(p);"),
+        ["analysis::view::NounSet::of"]
+    );
+    assert_eq!(
+        names("use super::super::diag::Diagnostic;"),
+        ["diag::Diagnostic"]
+    );
+    assert_eq!(names("use self::inner::X;"), ["analysis::words::inner::X"]);
+    assert!(names("use std::collections::HashMap; // supercrate::x").is_empty());
 }

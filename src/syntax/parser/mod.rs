@@ -204,9 +204,10 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
 
 /// [`parse`], taking the level blocks that `earlier` read from the same
 /// text instead of reading them again (see [`LevelBlocks`]): the same tree
-/// and diagnostics, and this text's blocks for the next parse.
-pub fn parse_reusing(text: &str, earlier: &LevelBlocks) -> Reparse {
-    let mut p = P::new(text, Some(reuse::Reuse::new(earlier)));
+/// and diagnostics, and this text's first `max_blocks` blocks for the next
+/// parse.
+pub fn parse_reusing(text: &str, earlier: &LevelBlocks, max_blocks: usize) -> Reparse {
+    let mut p = P::new(text, Some(reuse::Reuse::new(earlier, max_blocks)));
     p.run();
     let (blocks, level_keys, blocks_read) = p.reuse_results().unwrap_or_default();
     let mut diagnostics = p.diags.finish();

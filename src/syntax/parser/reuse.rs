@@ -126,16 +126,23 @@ pub(super) struct Reuse<'m> {
     /// (index into the file's items, block hash) of each level read as a block.
     keyed: Vec<(usize, u64)>,
     read: usize,
+    /// Blocks past this many are read and not kept: a text of a million
+    /// levels must not keep a million readings (only the first levels a
+    /// pack holds are lowered at all).
+    max_blocks: usize,
+    blocks: usize,
 }
 
 impl<'m> Reuse<'m> {
-    pub(super) fn new(old: &'m LevelBlocks) -> Reuse<'m> {
+    pub(super) fn new(old: &'m LevelBlocks, max_blocks: usize) -> Reuse<'m> {
         Reuse {
             old,
             fresh: LevelBlocks::new(),
             open: None,
             keyed: Vec::new(),
             read: 0,
+            max_blocks,
+            blocks: 0,
         }
     }
 }
@@ -193,6 +200,10 @@ impl P<'_> {
         let key = block_key(&self.text[at..end], at == 0);
         let line = self.idx.line_of(at);
         let reuse = self.reuse.as_mut()?;
+        reuse.blocks += 1;
+        if reuse.blocks > reuse.max_blocks {
+            return None;
+        }
         let found = reuse
             .old
             .blocks
