@@ -79,19 +79,7 @@ proptest! {
             1..8,
         ),
     ) {
-        let cache = Cache::new();
-        let mut text = PACKS[pack].to_string();
-        let _ = Analysis::with_cache(&text, usize::MAX, &cache);
-        for (k, (at, len, piece)) in edits.into_iter().enumerate() {
-            let start = (text.len() as f64 * at) as usize;
-            text = apply(&text, start, len, PIECES[piece]);
-            let cached = Analysis::with_cache(&text, usize::MAX, &cache);
-            let full = Analysis::new(&text, usize::MAX);
-            prop_assert_eq!(cached.diagnostics(), full.diagnostics(), "edit {}", k);
-            prop_assert_eq!(cached.file(), full.file(), "edit {}", k);
-            prop_assert_eq!(cached.pack(), full.pack(), "edit {}", k);
-            prop_assert_eq!(cached.occurrences(), full.occurrences(), "edit {}", k);
-        }
+        edits_agree(pack, &edits, false)?;
     }
 
     /// Edits inside the levels only (the common case while writing a
@@ -102,20 +90,38 @@ proptest! {
         pack in 0..PACKS.len(),
         edits in proptest::collection::vec((0.0f64..1.0, 0usize..4, 0..PIECES.len()), 1..8),
     ) {
-        let cache = Cache::new();
-        let mut text = PACKS[pack].to_string();
-        let _ = Analysis::with_cache(&text, usize::MAX, &cache);
-        for (k, (at, len, piece)) in edits.into_iter().enumerate() {
-            let first_level = text.find("\nlevel ").map_or(0, |i| i + 1);
-            let start = first_level + ((text.len() - first_level) as f64 * at) as usize;
-            text = apply(&text, start, len, PIECES[piece]);
-            let cached = Analysis::with_cache(&text, usize::MAX, &cache);
-            let full = Analysis::new(&text, usize::MAX);
-            prop_assert_eq!(cached.diagnostics(), full.diagnostics(), "edit {}", k);
-            prop_assert_eq!(cached.file(), full.file(), "edit {}", k);
-            prop_assert_eq!(cached.pack(), full.pack(), "edit {}", k);
-        }
+        edits_agree(pack, &edits, true)?;
     }
+}
+
+/// Apply `edits` (where, as a fraction of the text or, `inside_levels`, of
+/// the text from the first level on; how many bytes; which piece) to a
+/// bundled pack one by one, and compare the analysis through one cache with
+/// a full analysis after each: diagnostics, tree, model and names.
+fn edits_agree(
+    pack: usize,
+    edits: &[(f64, usize, usize)],
+    inside_levels: bool,
+) -> Result<(), TestCaseError> {
+    let cache = Cache::new();
+    let mut text = PACKS[pack].to_string();
+    let _ = Analysis::with_cache(&text, usize::MAX, &cache);
+    for (k, &(at, len, piece)) in edits.iter().enumerate() {
+        let from = if inside_levels {
+            text.find("\nlevel ").map_or(0, |i| i + 1)
+        } else {
+            0
+        };
+        let start = from + ((text.len() - from) as f64 * at) as usize;
+        text = apply(&text, start, len, PIECES[piece]);
+        let cached = Analysis::with_cache(&text, usize::MAX, &cache);
+        let full = Analysis::new(&text, usize::MAX);
+        prop_assert_eq!(cached.diagnostics(), full.diagnostics(), "edit {}", k);
+        prop_assert_eq!(cached.file(), full.file(), "edit {}", k);
+        prop_assert_eq!(cached.pack(), full.pack(), "edit {}", k);
+        prop_assert_eq!(cached.occurrences(), full.occurrences(), "edit {}", k);
+    }
+    Ok(())
 }
 
 /// A level block moved down a line whose diagnostic names its lines (a

@@ -3,7 +3,8 @@
 //! [`parse`] turns text into an [`ast::File`] plus the stage 1 diagnostics it
 //! found (M101–M114); [`crate::lower`] resolves the legend and builds the pack
 //! model (M109–M110, M115). Comments are kept in [`ast::File::comments`] so the
-//! formatter can put them back.
+//! formatter can put them back. [`parse_reusing`] is the same parse of an
+//! edited text, taking each unchanged level block from an earlier one.
 
 pub mod ast;
 mod lexer;
