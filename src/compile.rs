@@ -6,9 +6,10 @@
 
 use crate::diag::{self, Diagnostic, Severity};
 use crate::model::Pack;
-use crate::span::Span;
+use crate::span::{Move, Shift, Span};
 use crate::syntax::ast;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// What a source is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,12 +151,135 @@ fn compile_keeping_tree(text: &str, kind: SourceKind) -> (Option<ast::File>, Com
 /// one front end of [`compile`] and the editor's analysis, so both print the
 /// same diagnostics with the same rewrites.
 pub fn stages_1_2(text: &str) -> (ast::File, Pack, Vec<Diagnostic>) {
-    let (file, mut diags) = crate::syntax::parse(text);
+    let (file, diags) = crate::syntax::parse(text);
     let max = crate::validate::limits::MAX_LEVELS;
     let (pack, lower_diags) = crate::lower::lower_at_most(&file, max);
+    let stage2 = crate::validate::validate(&pack);
+    finish_stages_1_2(text, file, pack, [diags, lower_diags, stage2])
+}
+
+/// What [`stages_1_2_reusing`] keeps of one run for the next run over the
+/// same document, edited: each level block's parse, each level's model and
+/// each level's stage 2 diagnostics, under keys that hold everything each
+/// reads (see [`crate::syntax::LevelBlocks`], [`crate::lower::LoweredLevels`]).
+#[derive(Debug, Default)]
+pub struct FrontEnd {
+    blocks: crate::syntax::LevelBlocks,
+    lowered: crate::lower::LoweredLevels,
+    /// Each level's stage 2 diagnostics, by its model's key and index, with
+    /// its block where they were found.
+    validated: HashMap<(u64, usize), Arc<LevelStage2>>,
+    runs: FrontEndRuns,
+}
+
+/// One level's stage 2 diagnostics and the block they were found in.
+type LevelStage2 = (Span, Vec<Diagnostic>);
+
+/// How much of the last [`stages_1_2_reusing`] ran rather than was reused.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FrontEndRuns {
+    /// Level blocks parsed.
+    pub parsed: usize,
+    /// Levels lowered.
+    pub lowered: usize,
+    /// Levels whose stage 2 checks ran.
+    pub validated: usize,
+}
+
+impl FrontEnd {
+    /// Nothing kept: the first run over a document.
+    pub fn new() -> FrontEnd {
+        FrontEnd::default()
+    }
+
+    /// How much of the run that made this ran rather than was reused.
+    pub fn runs(&self) -> FrontEndRuns {
+        self.runs
+    }
+}
+
+/// [`stages_1_2`] of an edited text, reusing what `earlier` kept of the
+/// same document: the same tree, model and diagnostics, and what to keep
+/// for the next run. Pack-wide work (the header, palette, glossary and
+/// legends, the pack's checks, the rewrites below) runs every time.
+pub fn stages_1_2_reusing(
+    text: &str,
+    earlier: &FrontEnd,
+) -> (ast::File, Pack, Vec<Diagnostic>, FrontEnd) {
+    let max = crate::validate::limits::MAX_LEVELS;
+    let parsed = crate::syntax::parse_reusing(text, &earlier.blocks, max);
+    let file = parsed.file;
+    let lowered = crate::lower::lower_reusing(&file, max, &parsed.level_keys, &earlier.lowered);
+    let pack = lowered.pack;
+    let blocks: Vec<Span> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Level(l) => Some(l.block.whole()),
+            _ => None,
+        })
+        .collect();
+    let mut validated = HashMap::new();
+    let mut runs = 0;
+    let stage2 = crate::validate::validate_with(&pack, &mut |level, i| {
+        let (Some(Some(key)), Some(&here)) = (lowered.level_keys.get(i), blocks.get(i)) else {
+            runs += 1;
+            return crate::validate::level_checks(level, i);
+        };
+        let found = earlier
+            .validated
+            .get(&(*key, i))
+            .cloned()
+            .unwrap_or_else(|| {
+                runs += 1;
+                Arc::new((here, crate::validate::level_checks(level, i)))
+            });
+        validated.insert((*key, i), Arc::clone(&found));
+        let m = Move {
+            from: found.0,
+            delta: i64::from(here.start) - i64::from(found.0.start),
+        };
+        found
+            .1
+            .iter()
+            .map(|d| {
+                let mut d = d.clone();
+                d.shift(m);
+                d
+            })
+            .collect()
+    });
+    let kept = FrontEnd {
+        blocks: parsed.blocks,
+        lowered: lowered.levels,
+        validated,
+        runs: FrontEndRuns {
+            parsed: parsed.blocks_read,
+            lowered: lowered.lowered,
+            validated: runs,
+        },
+    };
+    let (file, pack, diags) = finish_stages_1_2(
+        text,
+        file,
+        pack,
+        [parsed.diagnostics, lowered.diagnostics, stage2],
+    );
+    (file, pack, diags, kept)
+}
+
+/// The end of stages 1 and 2, whether or not they reused an earlier run:
+/// the levels left out, one mistake reported once, and the rewrites that
+/// need the syntax tree.
+fn finish_stages_1_2(
+    text: &str,
+    file: ast::File,
+    pack: Pack,
+    [mut diags, lower_diags, mut stage2]: [Vec<Diagnostic>; 3],
+) -> (ast::File, Pack, Vec<Diagnostic>) {
+    let max = crate::validate::limits::MAX_LEVELS;
     diags.extend(lower_diags);
     diags.extend(levels_left_out(&file, max));
-    let mut stage2 = crate::validate::validate(&pack);
     stage2.retain(|d| !is_misspelt_missing_field(d, &diags, &file));
     diags.extend(stage2);
     for d in &mut diags {

@@ -10,7 +10,7 @@
 //! from; they are [`Span::default`] for models built in code or read from JSON,
 //! where the loader-style `path` names the place instead.
 
-use crate::span::Span;
+use crate::span::{Move, Shift, Span};
 
 /// The rules-semantics version this toolchain implements (`rules.md`).
 pub const RULES_VERSION: u32 = 2;
@@ -533,5 +533,102 @@ impl Pack {
     /// The level with this id.
     pub fn level(&self, id: &str) -> Option<&Level> {
         self.levels.iter().find(|l| l.id.text == id)
+    }
+}
+
+/// A level's model moves with its block of text (the editor reuses the
+/// model of an unchanged level that an edit before it moved).
+impl Shift for Level {
+    fn shift(&mut self, m: Move) {
+        // Named in full, so a span added to the model can't be left behind.
+        let Level {
+            id,
+            title: _,
+            hint: _,
+            category,
+            introduces,
+            reuses,
+            width: _,
+            height: _,
+            automata,
+            pairs,
+            frail,
+            terrain,
+            terrain_span,
+            check,
+            objects,
+            span,
+            board_span,
+        } = self;
+        let CheckMeta {
+            allow_bypass,
+            allow_hands_off,
+            allow,
+            must_form,
+            must_break,
+            must_lose_word,
+            solver_budget: _,
+            solution,
+            steps: _,
+        } = check;
+        id.shift(m);
+        category.shift(m);
+        introduces.words.shift(m);
+        reuses.words.shift(m);
+        automata.shift(m);
+        pairs.shift(m);
+        if let Some(f) = frail {
+            f.leaves.shift(m);
+            f.span.shift(m);
+        }
+        terrain.shift(m);
+        terrain_span.shift(m);
+        allow_bypass.shift(m);
+        allow_hands_off.shift(m);
+        allow.shift(m);
+        must_form.shift(m);
+        must_break.shift(m);
+        must_lose_word.shift(m);
+        solution.shift(m);
+        objects.shift(m);
+        span.shift(m);
+        board_span.shift(m);
+    }
+}
+
+impl Shift for Named {
+    fn shift(&mut self, m: Move) {
+        self.span.shift(m);
+    }
+}
+
+impl Shift for Allowance {
+    fn shift(&mut self, m: Move) {
+        self.code.shift(m);
+        self.span.shift(m);
+    }
+}
+
+impl Shift for Automaton {
+    fn shift(&mut self, m: Move) {
+        self.id.shift(m);
+        self.subject.shift(m);
+        self.property.shift(m);
+        self.span.shift(m);
+    }
+}
+
+impl Shift for Pair {
+    fn shift(&mut self, m: Move) {
+        self.words.shift(m);
+        self.span.shift(m);
+    }
+}
+
+impl Shift for Object {
+    fn shift(&mut self, m: Move) {
+        self.span.shift(m);
+        self.part.shift(m);
+        self.legend.shift(m);
     }
 }

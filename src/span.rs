@@ -42,6 +42,62 @@ impl Span {
     }
 }
 
+/// A block of text that moved: the spans inside `from` (bounds included)
+/// move by `delta` bytes, every other span stays where it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Move {
+    /// Where the block was.
+    pub from: Span,
+    /// How far it moved.
+    pub delta: i64,
+}
+
+/// Moving what a text's spans point at when a block of the text moved: the
+/// editor reuses the parse, model and diagnostics of a level block that is
+/// unchanged but stands at another offset. Spans outside the block (a pack
+/// legend a level's things come from) keep their place; an empty span at 0,
+/// which marks something not in the source, is inside a block only when the
+/// block starts the text, and such results are reused only there (the
+/// callers' keys say so), where nothing moves.
+pub trait Shift {
+    /// Move the spans inside `m.from` by `m.delta` bytes.
+    fn shift(&mut self, m: Move);
+}
+
+impl Shift for Span {
+    fn shift(&mut self, m: Move) {
+        if m.delta == 0 || self.start < m.from.start || self.end > m.from.end {
+            return;
+        }
+        let mv = |x: u32| (i64::from(x) + m.delta).clamp(0, i64::from(u32::MAX)) as u32;
+        self.start = mv(self.start);
+        self.end = mv(self.end);
+    }
+}
+
+impl<T: Shift> Shift for Option<T> {
+    fn shift(&mut self, m: Move) {
+        if let Some(x) = self {
+            x.shift(m);
+        }
+    }
+}
+
+impl<T: Shift> Shift for Vec<T> {
+    fn shift(&mut self, m: Move) {
+        for x in self {
+            x.shift(m);
+        }
+    }
+}
+
+impl<A: Shift, B: Shift> Shift for (A, B) {
+    fn shift(&mut self, m: Move) {
+        self.0.shift(m);
+        self.1.shift(m);
+    }
+}
+
 /// A 1-based line and column, the column counted in characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LineCol {

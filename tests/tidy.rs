@@ -532,3 +532,149 @@ fn fn_name(line: &str) -> Option<&str> {
     let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
     Some(&rest[..end])
 }
+
+/// The module path a library file declares (`src/solver/level/mod.rs` →
+/// `["solver", "level"]`, `src/lib.rs` → `[]`).
+fn module_path(rel: &str) -> Vec<String> {
+    let inner = rel.strip_prefix("src/").unwrap_or(rel);
+    let inner = inner.strip_suffix(".rs").unwrap_or(inner);
+    let mut parts: Vec<String> = inner.split('/').map(str::to_string).collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The names `rest` starts with: one name, or each first name of a `{…}`
+/// group.
+fn names_after(rest: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.trim()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    match rest.strip_prefix('{') {
+        Some(group) => group
+            .split('}')
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .map(ident)
+            .collect(),
+        None => vec![ident(rest)],
+    }
+}
+
+/// The absolute paths `line` of the module `own` names through `crate::`,
+/// `super::` (as often as written) or `self::`, each ending at the first
+/// name after the last `::` (every first name of a `{…}` group).
+fn referenced_paths(line: &str, own: &[String]) -> Vec<Vec<String>> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for root in ["crate::", "super::", "self::"] {
+        for (at, _) in line.match_indices(root) {
+            let before = line[..at].chars().next_back();
+            if before.is_some_and(|c| is_ident(c) || c == ':') {
+                continue;
+            }
+            let mut base: Vec<String> = match root {
+                "crate::" => Vec::new(),
+                _ => own.to_vec(),
+            };
+            let mut rest = &line[at..];
+            // Walk `name::` segments; what follows the last one is the target.
+            while let Some(end) = rest.find("::").filter(|&e| rest[..e].chars().all(is_ident)) {
+                match &rest[..end] {
+                    "crate" | "self" => {}
+                    "super" => {
+                        base.pop();
+                    }
+                    name => base.push(name.to_string()),
+                }
+                rest = &rest[end + 2..];
+            }
+            for name in names_after(rest) {
+                if !name.is_empty() && name != "self" {
+                    let mut path = base.clone();
+                    path.push(name);
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Each (importer, imported) pair of sibling modules (children of one
+/// module, or top-level modules) where a product file of the first refers
+/// to the second.
+fn sibling_imports() -> std::collections::BTreeSet<(Vec<String>, Vec<String>)> {
+    let mut edges = std::collections::BTreeSet::new();
+    for (rel, path) in product_files() {
+        let own = module_path(&rel);
+        for (_, line) in product_lines(&path) {
+            for target in referenced_paths(&line, &own) {
+                // The sibling pair: the two paths' children of their deepest
+                // common module.
+                let common = own.iter().zip(&target).take_while(|(a, b)| a == b).count();
+                if common >= own.len() || common >= target.len() {
+                    continue;
+                }
+                edges.insert((own[..=common].to_vec(), target[..=common].to_vec()));
+            }
+        }
+    }
+    edges
+}
+
+/// No two sibling modules import each other: a circle between two files
+/// of one module means neither can be read, changed or tested without the
+/// other, so one of them holds what both need and belongs below them.
+#[test]
+fn no_two_sibling_modules_import_each_other() {
+    let edges = sibling_imports();
+    let path = |p: &str| p.split("::").map(str::to_string).collect::<Vec<_>>();
+    // The reading sees imports at all: through `crate::`, and through `super::`.
+    assert!(edges.contains(&(path("ide"), path("compile"))));
+    assert!(edges.contains(&(path("validate::level"), path("validate::limits"))));
+    let circles: Vec<String> = edges
+        .iter()
+        .filter(|(a, b)| a < b && edges.contains(&(b.clone(), a.clone())))
+        .map(|(a, b)| format!("{} ⇄ {}", a.join("::"), b.join("::")))
+        .collect();
+    assert!(
+        circles.is_empty(),
+        "sibling modules that import each other (move what both need into one, below the other):\n{}",
+        circles.join("\n")
+    );
+}
+
+/// The paths a line names, resolved from the module it is in.
+#[test]
+fn referenced_paths_resolve_crate_super_and_groups() {
+    let own: Vec<String> = vec!["analysis".into(), "words".into()];
+    let names = |line: &str| -> Vec<String> {
+        referenced_paths(line, &own)
+            .iter()
+            .map(|p| p.join("::"))
+            .collect()
+    };
+    assert_eq!(
+        names("use super::{board, reset::engine_reset};"),
+        ["analysis::board", "analysis::reset"]
+    );
+    assert_eq!(
+        names("let v = crate::analysis::view::NounSet::of(p);"),
+        ["analysis::view::NounSet::of"]
+    );
+    assert_eq!(
+        names("use super::super::diag::Diagnostic;"),
+        ["diag::Diagnostic"]
+    );
+    assert_eq!(names("use self::inner::X;"), ["analysis::words::inner::X"]);
+    assert!(names("use std::collections::HashMap; // supercrate::x").is_empty());
+}

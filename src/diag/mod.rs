@@ -100,6 +100,22 @@ pub struct Diagnostic {
     pub fixes: Vec<Fix>,
 }
 
+impl crate::span::Shift for Diagnostic {
+    /// Move every span (its own, related ones, fix edits) with the text,
+    /// as [`crate::span::Shift`] says.
+    fn shift(&mut self, m: crate::span::Move) {
+        self.span.shift(m);
+        for r in &mut self.related {
+            r.span.shift(m);
+        }
+        for f in &mut self.fixes {
+            for e in &mut f.edits {
+                e.span.shift(m);
+            }
+        }
+    }
+}
+
 impl Diagnostic {
     /// This diagnostic with every span (its own, related ones, fix edits)
     /// that starts at or after byte `from` moved by `delta` bytes, clamped at

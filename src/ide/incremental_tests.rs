@@ -40,6 +40,16 @@ const PIECES: &[&str] = &[
     "solution \"R\"\n",
     "// c\n",
     "MIAU",
+    "level",
+    "level extra {\n",
+    "\nlevel x {\n  title \"X\"\n}\n",
+    "  % ROCK\n",
+    "  $ WALL\n",
+    "pack other {\n}\n",
+    "palette {\n  ROCK \"🪨\"\n}\n",
+    "\t",
+    "titel \"T\"\n",
+    "\\q",
 ];
 
 /// One edit: replace the bytes from `start` for `len` bytes with a piece
@@ -64,23 +74,86 @@ proptest! {
     #[test]
     fn cached_analysis_equals_a_full_one_after_every_edit(
         pack in 0..PACKS.len(),
-        edits in proptest::collection::vec((0.0f64..1.0, 0usize..12, 0..PIECES.len()), 1..6),
+        edits in proptest::collection::vec(
+            (0.0f64..1.0, prop_oneof![0usize..12, 100usize..700], 0..PIECES.len()),
+            1..8,
+        ),
     ) {
-        let cache = Cache::new();
-        let mut text = PACKS[pack].to_string();
-        let _ = Analysis::with_cache(&text, usize::MAX, &cache);
-        for (k, (at, len, piece)) in edits.into_iter().enumerate() {
-            let start = (text.len() as f64 * at) as usize;
-            text = apply(&text, start, len, PIECES[piece]);
-            let cached = Analysis::with_cache(&text, usize::MAX, &cache);
-            let full = Analysis::new(&text, usize::MAX);
-            prop_assert_eq!(cached.diagnostics(), full.diagnostics(), "edit {}", k);
-        }
+        edits_agree(pack, &edits, false)?;
+    }
+
+    /// Edits inside the levels only (the common case while writing a
+    /// level): the front end reuses most blocks, and still says what a
+    /// full analysis says.
+    #[test]
+    fn edits_inside_levels_equal_a_full_analysis(
+        pack in 0..PACKS.len(),
+        edits in proptest::collection::vec((0.0f64..1.0, 0usize..4, 0..PIECES.len()), 1..8),
+    ) {
+        edits_agree(pack, &edits, true)?;
     }
 }
 
-/// An edit inside one level of a many-level pack runs that level's checks
-/// again and no other's.
+/// Apply `edits` (where, as a fraction of the text or, `inside_levels`, of
+/// the text from the first level on; how many bytes; which piece) to a
+/// bundled pack one by one, and compare the analysis through one cache with
+/// a full analysis after each: diagnostics, tree, model and names.
+fn edits_agree(
+    pack: usize,
+    edits: &[(f64, usize, usize)],
+    inside_levels: bool,
+) -> Result<(), TestCaseError> {
+    let cache = Cache::new();
+    let mut text = PACKS[pack].to_string();
+    let _ = Analysis::with_cache(&text, usize::MAX, &cache);
+    for (k, &(at, len, piece)) in edits.iter().enumerate() {
+        let from = if inside_levels {
+            text.find("\nlevel ").map_or(0, |i| i + 1)
+        } else {
+            0
+        };
+        let start = from + ((text.len() - from) as f64 * at) as usize;
+        text = apply(&text, start, len, PIECES[piece]);
+        let cached = Analysis::with_cache(&text, usize::MAX, &cache);
+        let full = Analysis::new(&text, usize::MAX);
+        prop_assert_eq!(cached.diagnostics(), full.diagnostics(), "edit {}", k);
+        prop_assert_eq!(cached.file(), full.file(), "edit {}", k);
+        prop_assert_eq!(cached.pack(), full.pack(), "edit {}", k);
+        prop_assert_eq!(cached.occurrences(), full.occurrences(), "edit {}", k);
+    }
+    Ok(())
+}
+
+/// A level block moved down a line whose diagnostic names its lines (a
+/// statement set twice) is read again, so the message names the new lines;
+/// one whose diagnostics name no line is reused where it moved.
+#[test]
+fn a_moved_block_that_names_its_lines_is_read_again() {
+    let text = PACKS[0];
+    let cache = Cache::new();
+    let first_level = text.find("\nlevel ").expect("levels") + 1;
+    let title = first_level + text[first_level..].find("  title ").expect("a title");
+    let twice = apply(text, title, 0, "  category optional\n  category optional\n");
+    let before = Analysis::with_cache(&twice, usize::MAX, &cache);
+    assert!(
+        before.diagnostics().iter().any(|d| d.code() == "M107"),
+        "the level sets category twice"
+    );
+    let moved = apply(&twice, first_level - 1, 0, "\n");
+    let after = Analysis::with_cache(&moved, usize::MAX, &cache);
+    assert_eq!(
+        after.diagnostics(),
+        Analysis::new(&moved, usize::MAX).diagnostics()
+    );
+    assert_eq!(
+        cache.front_end_runs().parsed,
+        1,
+        "only the block naming lines"
+    );
+}
+
+/// An edit inside one level of a many-level pack parses, lowers and checks
+/// that level again and no other.
 #[test]
 fn an_edit_inside_one_level_reruns_only_that_level() {
     let text = PACKS[0];
@@ -94,6 +167,15 @@ fn an_edit_inside_one_level_reruns_only_that_level() {
     let edited = apply(text, hint, 1, "X");
     let b = Analysis::with_cache(&edited, usize::MAX, &cache);
     assert_eq!(cache.level_runs() - runs_before, 1);
+    assert_eq!(
+        cache.front_end_runs(),
+        crate::compile::FrontEndRuns {
+            parsed: 1,
+            lowered: 1,
+            validated: 1
+        },
+        "stages 1 and 2 ran for the edited level only"
+    );
     assert_eq!(
         b.diagnostics(),
         Analysis::new(&edited, usize::MAX).diagnostics()

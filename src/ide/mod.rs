@@ -7,9 +7,13 @@
 //! byte offset, so tests call them directly and the shell in [`crate::lsp`]
 //! only converts positions and types at the edge.
 //!
-//! The engine's reset of each level is the expensive part of stage 3; it is
-//! cached in a [`Cache`] keyed by the level's source text (and the pack
-//! legend's), so an edit re-runs the engine only for the level it touched.
+//! A document's successive analyses share a [`Cache`]: the front end's
+//! per-level results ([`crate::compile::FrontEnd`]: each level block's
+//! parse, model and stage 2 diagnostics), and each level's engine reset and
+//! stage 3 diagnostics, each under a key holding everything it reads. So an
+//! edit inside one level parses, lowers, validates and analyses that level
+//! alone; the pack-wide work runs every time, and the result is exactly a
+//! full analysis's.
 
 mod check;
 mod complete;
@@ -151,6 +155,8 @@ impl LevelFacts {
 /// text and the pack legend's. Shared between successive analyses of one document.
 #[derive(Debug, Default)]
 pub struct Cache {
+    /// Stages 1 and 2 per level block (see [`crate::compile::FrontEnd`]).
+    front_end: Mutex<crate::compile::FrontEnd>,
     levels: Mutex<HashMap<u64, Arc<LevelFacts>>>,
     stage3: Mutex<HashMap<u64, Arc<LevelDiags>>>,
     /// How many times a level's stage 3 checks ran (not taken from the cache).
@@ -180,6 +186,12 @@ impl Cache {
     /// the cache (for tests of the re-analysis).
     pub fn level_runs(&self) -> usize {
         self.level_runs.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How much of the last analysis's stages 1 and 2 ran rather than came
+    /// from the cache (for tests of the re-analysis).
+    pub fn front_end_runs(&self) -> crate::compile::FrontEndRuns {
+        self.front_end.lock().map(|f| f.runs()).unwrap_or_default()
     }
 
     /// Whether nothing is cached.
@@ -224,7 +236,12 @@ impl Analysis {
                 too_large: Some(text.len()),
             };
         }
-        let (file, pack, mut diagnostics) = crate::compile::stages_1_2(text);
+        let (file, pack, mut diagnostics) = {
+            let mut kept = cache.front_end.lock().unwrap_or_else(|e| e.into_inner());
+            let (file, pack, diagnostics, fresh) = crate::compile::stages_1_2_reusing(text, &kept);
+            *kept = fresh;
+            (file, pack, diagnostics)
+        };
         diag::sort(&mut diagnostics);
         diagnostics.dedup();
 

@@ -13,6 +13,7 @@
 //! second TRUCK) and `truck-2-1` (the first TRUCK-2) stay distinct.
 
 mod keys;
+mod reuse;
 
 use std::collections::{HashMap, HashSet};
 
@@ -21,6 +22,7 @@ use crate::model::{self, Kind, Named};
 use crate::span::Span;
 use crate::syntax::ast::{self, Item, LevelStmtKind, Listed, PackStmtKind, Part};
 use keys::{cell_part_spans, m109, m110};
+pub use reuse::{LoweredLevels, Relowered, lower_reusing};
 
 /// The default legend (`rules.md` §13): applied when neither the level legend
 /// nor the pack legend defines a key. Key, noun, channel.
@@ -60,7 +62,7 @@ enum Source {
 }
 
 /// One resolved legend entry.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 struct Entry {
     /// The things the key stands for, in order.
     things: Vec<Thing>,
@@ -71,7 +73,7 @@ struct Entry {
 }
 
 /// One thing of a legend entry.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 struct Thing {
     noun: String,
     channel: Option<String>,
@@ -138,6 +140,16 @@ pub fn lower(file: &ast::File) -> (model::Pack, Vec<Diagnostic>) {
 /// million models. The caller reports the levels left out; with some left
 /// out, no legend key is reported unused (a level not lowered may use it).
 pub fn lower_at_most(file: &ast::File, max_levels: usize) -> (model::Pack, Vec<Diagnostic>) {
+    lower_with(file, max_levels, None)
+}
+
+/// [`lower_at_most`], each level's lowering taken from `reuse` where it
+/// has it.
+fn lower_with(
+    file: &ast::File,
+    max_levels: usize,
+    mut reuse: Option<&mut reuse::Reuse<'_>>,
+) -> (model::Pack, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut pack = model::Pack::default();
     if let Some(h) = &file.pack {
@@ -233,7 +245,15 @@ pub fn lower_at_most(file: &ast::File, max_levels: usize) -> (model::Pack, Vec<D
             left_out = true;
             break;
         }
-        let level = lower_level(l, &pack_legend, &mut pack_used, &all_keys, file, &mut diags);
+        let context = LevelContext {
+            pack_legend: &pack_legend,
+            all_keys: &all_keys,
+            file,
+        };
+        let level = match reuse.as_deref_mut() {
+            Some(r) => r.level(i, l, &context, &mut pack_used, &mut diags),
+            None => lower_level(l, &context, &mut pack_used, &mut diags),
+        };
         pack.levels.push(level);
     }
     let unused = if left_out { &[][..] } else { &pack_order[..] };
@@ -294,16 +314,28 @@ fn piece_spans(cell: &ast::Cell) -> Vec<Span> {
     out
 }
 
+/// What a level's lowering reads besides the level: the pack's legend,
+/// every legend key of the file (for a free letter to rename a key to), and
+/// the file (for the cells of other levels of the same id).
+struct LevelContext<'a> {
+    pack_legend: &'a HashMap<String, Entry>,
+    all_keys: &'a HashSet<String>,
+    file: &'a ast::File,
+}
+
 /// Lowers one level: its statements, its legend, its board's objects with
 /// stable ids, then the keys its board missed (M109) or never used (M115).
 fn lower_level(
     l: &ast::Level,
-    pack_legend: &HashMap<String, Entry>,
+    context: &LevelContext<'_>,
     pack_used: &mut HashSet<String>,
-    all_keys: &HashSet<String>,
-    file: &ast::File,
     diags: &mut Vec<Diagnostic>,
 ) -> model::Level {
+    let LevelContext {
+        pack_legend,
+        all_keys,
+        file,
+    } = *context;
     let id = l.id.text.clone();
     let mut out = level_shell(l);
     level_statements(l, &mut out, diags);

@@ -3,14 +3,16 @@
 //! [`parse`] turns text into an [`ast::File`] plus the stage 1 diagnostics it
 //! found (M101–M114); [`crate::lower`] resolves the legend and builds the pack
 //! model (M109–M110, M115). Comments are kept in [`ast::File::comments`] so the
-//! formatter can put them back.
+//! formatter can put them back. [`parse_reusing`] is the same parse of an
+//! edited text, taking each unchanged level block from an earlier one.
 
 pub mod ast;
 mod lexer;
 mod parser;
+mod shift;
 
 pub use lexer::quote;
-pub use parser::{LEVEL_STMTS, PACK_STMTS, TOP_BLOCKS, parse};
+pub use parser::{LEVEL_STMTS, LevelBlocks, PACK_STMTS, Reparse, TOP_BLOCKS, parse, parse_reusing};
 
 pub(crate) use lexer::is_word;
 pub(crate) use parser::join_or;

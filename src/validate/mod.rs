@@ -22,13 +22,30 @@ use limits::{is_reserved, is_token};
 
 /// Run every stage 2 check that applies to the model, in pack order.
 pub fn validate(pack: &Pack) -> Vec<Diagnostic> {
-    let mut v = Validator {
-        diags: Vec::new(),
-        pack_span: pack.span,
-        bad_nouns: HashMap::new(),
-    };
+    validate_with(pack, &mut level_checks)
+}
+
+/// [`validate`], with each level's checks from `levels` (given the level
+/// and its index): [`level_checks`], or what they said of the same level
+/// before (the editor keeps them per level).
+pub fn validate_with(
+    pack: &Pack,
+    levels: &mut dyn FnMut(&Level, usize) -> Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let mut v = Validator::new(pack.span);
     v.pack(pack);
+    for (i, level) in within_limit(pack).iter().enumerate() {
+        v.diags.extend(levels(level, i));
+    }
     v.expressible(pack);
+    v.diags
+}
+
+/// The stage 2 checks of one level, the `i`-th of its pack: a function of
+/// the level and `i` alone.
+pub fn level_checks(level: &Level, i: usize) -> Vec<Diagnostic> {
+    let mut v = Validator::new(Span::default());
+    v.level(level, i);
     v.diags
 }
 
@@ -156,6 +173,14 @@ impl Lv<'_> {
 }
 
 impl Validator {
+    fn new(pack_span: Span) -> Validator {
+        Validator {
+            diags: Vec::new(),
+            pack_span,
+            bad_nouns: HashMap::new(),
+        }
+    }
+
     fn emit(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }

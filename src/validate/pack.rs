@@ -13,7 +13,7 @@ use crate::model::{Allowance, ENGINE_VERSION, Kind, Level, Pack, RULES_VERSION};
 use crate::span::Span;
 
 impl Validator {
-    /// The pack's checks, then each level's, in pack order.
+    /// The pack's checks (each level's follow them, in pack order).
     pub(super) fn pack(&mut self, pack: &Pack) {
         self.manifest(pack);
         self.world(pack);
@@ -24,9 +24,6 @@ impl Validator {
             self.token(w, self.pack_span, format!("vocabulary[{i}]"), None);
         }
         self.level_list(pack);
-        for (i, level) in within_limit(pack).iter().enumerate() {
-            self.level(level, i);
-        }
     }
 
     /// The manifest's required fields (M201), its id (M206) and the versions it targets (M228).

@@ -119,6 +119,7 @@ impl P<'_> {
 
     /// `pack ID {`: the file's one pack header (a second one is M107).
     fn open_pack(&mut self, header: Span, args: &[T], stmt_end: usize) {
+        self.pack_headers += 1;
         let line = self.line_no(header.start as usize);
         if let Some(first_line) = self.first_pack_line {
             let d = Diagnostic::new(

@@ -16,6 +16,7 @@ mod grammar;
 mod legend;
 mod level;
 mod pack;
+mod reuse;
 mod statements;
 mod tokens;
 
@@ -25,7 +26,8 @@ use chumsky::prelude::*;
 use super::ast::*;
 use super::quote_text;
 use crate::diag::Diagnostic;
-use crate::span::{LineIndex, Span};
+use crate::span::{LineCol, LineIndex, Span};
+pub use reuse::{LevelBlocks, Reparse};
 
 /// The kind of a statement token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,13 +166,19 @@ struct P<'s> {
     idx: LineIndex,
     /// Capped per level and file-wide, so a million mistakes don't cost a
     /// million diagnostics.
-    diags: crate::diag::Capped,
+    diags: reuse::Sink,
     file: File,
     stack: Vec<Frame>,
     line_end: usize,
     pos: usize,
     /// Line (0-based) of the first `pack` header, for M107.
     first_pack_line: Option<usize>,
+    /// How many `pack` headers were read.
+    pack_headers: usize,
+    /// Set whenever a line number is looked up for a message.
+    lines_named: std::cell::Cell<bool>,
+    /// The earlier parse's level blocks, when this parse reuses them.
+    reuse: Option<reuse::Reuse<'s>>,
     /// Index of the open level's frame, so messages name it in O(1) however deep the stack.
     level_idx: Option<usize>,
     /// A block header written without its `{` (already reported): if the next
@@ -187,33 +195,66 @@ struct P<'s> {
 /// Parses a whole file. Never panics; every mistake becomes a diagnostic and
 /// the rest of the file is still read.
 pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
-    let mut p = P {
-        text,
-        idx: LineIndex::new(text),
-        diags: crate::diag::Capped::new(),
-        file: File::default(),
-        stack: vec![Frame::File],
-        line_end: 0,
-        pos: 0,
-        first_pack_line: None,
-        level_idx: None,
-        pending_header: None,
-        unknown_from: None,
-        orphan_closes: 0,
-    };
+    let mut p = P::new(text, None);
     p.run();
     let mut diags = p.diags.finish();
     crate::diag::sort(&mut diags);
     (p.file, diags)
 }
 
+/// [`parse`], taking the level blocks that `earlier` read from the same
+/// text instead of reading them again (see [`LevelBlocks`]): the same tree
+/// and diagnostics, and this text's first `max_blocks` blocks for the next
+/// parse.
+pub fn parse_reusing(text: &str, earlier: &LevelBlocks, max_blocks: usize) -> Reparse {
+    let mut p = P::new(text, Some(reuse::Reuse::new(earlier, max_blocks)));
+    p.run();
+    let (blocks, level_keys, blocks_read) = p.reuse_results().unwrap_or_default();
+    let mut diagnostics = p.diags.finish();
+    crate::diag::sort(&mut diagnostics);
+    Reparse {
+        file: p.file,
+        diagnostics,
+        blocks,
+        level_keys,
+        blocks_read,
+    }
+}
+
 impl<'s> P<'s> {
+    fn new(text: &'s str, reuse: Option<reuse::Reuse<'s>>) -> P<'s> {
+        P {
+            text,
+            idx: LineIndex::new(text),
+            diags: reuse::Sink::default(),
+            file: File::default(),
+            stack: vec![Frame::File],
+            line_end: 0,
+            pos: 0,
+            first_pack_line: None,
+            pack_headers: 0,
+            lines_named: std::cell::Cell::new(false),
+            reuse,
+            level_idx: None,
+            pending_header: None,
+            unknown_from: None,
+            orphan_closes: 0,
+        }
+    }
+
     fn run(&mut self) {
         let mut start = 0;
         if self.text.starts_with('\u{feff}') {
             start = 3;
         }
         while start <= self.text.len() {
+            if let Some(next) = self.reuse_at(start) {
+                if next >= self.text.len() {
+                    break;
+                }
+                start = next;
+                continue;
+            }
             let end = self.text[start..]
                 .find('\n')
                 .map(|i| start + i)
@@ -226,11 +267,19 @@ impl<'s> P<'s> {
             }
             start = end + 1;
         }
+        self.end_block();
         self.finish();
     }
 
     fn line_no(&self, offset: usize) -> usize {
+        self.lines_named.set(true);
         self.idx.line_of(offset) + 1
+    }
+
+    /// The line and column of `offset`, for a message that names them.
+    fn line_col(&self, offset: usize) -> LineCol {
+        self.lines_named.set(true);
+        self.idx.line_col(self.text, offset)
     }
 
     fn col(&self, offset: usize) -> u32 {

@@ -63,7 +63,7 @@ impl P<'_> {
                         self.m104(&first, TOP_BLOCKS, true);
                     }
                 } else {
-                    let lc = self.idx.line_col(self.text, first.span.start as usize);
+                    let lc = self.line_col(first.span.start as usize);
                     let shown = &self.text[first.span.range()];
                     let d = Diagnostic::new(
                         "M114",

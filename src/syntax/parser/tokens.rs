@@ -54,7 +54,7 @@ impl P<'_> {
                 },
                 Err(()) => {
                     let c = raw.chars().next().unwrap_or('?');
-                    let lc = self.idx.line_col(self.text, span.start as usize);
+                    let lc = self.line_col(span.start as usize);
                     let d = Diagnostic::new(
                         "M114",
                         span,
@@ -99,7 +99,7 @@ impl P<'_> {
         }
         for b in bad {
             let at = span.start as usize + b.offset;
-            let lc = self.idx.line_col(self.text, at);
+            let lc = self.line_col(at);
             let d = Diagnostic::new(
                 "M103",
                 Span::new(at, at + 1 + b.c.len_utf8()),
