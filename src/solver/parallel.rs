@@ -3,7 +3,7 @@
 //! thread merges the units in layer order.
 
 use super::frontier::{Frontier, Layer};
-use super::{Chunk, Outcome, Run, Space, due, encode, expand};
+use super::{CHUNK_BUFFERS, Chunk, Outcome, Run, Space, due, encode, expand};
 use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 
@@ -33,6 +33,9 @@ struct Shared {
     encoded: std::collections::BTreeMap<usize, Option<Layer>>,
     /// Per thread: chunk buffers to reuse.
     spare: Vec<Vec<Chunk>>,
+    /// Chunk buffers made this layer: at most [`CHUNK_BUFFERS`], whatever
+    /// the number of threads, since every search counts that many.
+    buffers: usize,
     /// The layer is over (or the search ended): the workers return.
     stop: bool,
 }
@@ -62,14 +65,30 @@ impl Shared {
         if let Some((u, chunk)) = self.jobs[me].pop_front() {
             return Some(Work::Encode(u, chunk));
         }
-        if self.taken < units && self.taken < self.merged + window {
+        if self.taken < units
+            && self.taken < self.merged + window
+            && let Some(mut chunk) = self.buffer(me)
+        {
             let u = self.taken;
             self.taken += 1;
-            let mut chunk = self.spare[me].pop().unwrap_or_default();
             chunk.by = me;
             return Some(Work::Expand(u, chunk));
         }
         self.oldest_job().map(|(u, chunk)| Work::Encode(u, chunk))
+    }
+
+    /// A chunk buffer for thread `me`: one of its own, else a new one while
+    /// fewer than [`CHUNK_BUFFERS`] exist, else another thread's spare;
+    /// `None` when every buffer is in use (one comes back once encoded).
+    fn buffer(&mut self, me: usize) -> Option<Chunk> {
+        if let Some(chunk) = self.spare[me].pop() {
+            return Some(chunk);
+        }
+        if self.buffers < CHUNK_BUFFERS {
+            self.buffers += 1;
+            return Some(Chunk::default());
+        }
+        self.spare.iter_mut().find_map(Vec::pop)
     }
 
     /// The merged chunk waiting longest to be encoded, whoever expanded it.
