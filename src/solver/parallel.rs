@@ -249,6 +249,32 @@ pub(super) fn parallel_layer<S: Space + Send>(
 mod tests {
     use super::*;
 
+    /// However many threads a layer has, it makes at most
+    /// [`CHUNK_BUFFERS`] chunk buffers, which every search counts: once
+    /// all are in use no thread expands, and a thread without a spare of
+    /// its own takes another's before a new one is made.
+    #[test]
+    fn a_layer_makes_at_most_its_counted_chunk_buffers() {
+        let threads = CHUNK_BUFFERS + 3;
+        let (units, window) = (100, 100);
+        let mut shared = Shared::new(threads);
+        let mut taken: Vec<Chunk> = (0..threads)
+            .filter_map(|me| match shared.take(me, units, window) {
+                Some(Work::Expand(_, chunk)) => Some(chunk),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(taken.len(), CHUNK_BUFFERS);
+        assert!(shared.take(0, units, window).is_none());
+        let back = taken.pop().expect("a buffer");
+        shared.spare[back.by].push(back);
+        assert!(matches!(
+            shared.take(threads - 1, units, window),
+            Some(Work::Expand(_, _))
+        ));
+        assert_eq!(shared.buffers, CHUNK_BUFFERS);
+    }
+
     /// Work of a two-thread layer of four units, at most two ahead of the
     /// merge: each thread encodes the chunks it expanded before anything else,
     /// another thread's only when it has nothing else, and a buffer goes back
