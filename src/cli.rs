@@ -15,6 +15,7 @@ use std::process::ExitCode;
 
 /// The file-system rules, shared with the language server (`crate::files`).
 pub use crate::files;
+mod allocator;
 mod build;
 mod import;
 mod picture;
@@ -294,9 +295,11 @@ pub enum Command {
         /// on one.
         #[arg(long)]
         jobs: Option<usize>,
-        /// Memory cap of the whole run, shared by the parallel searches
-        /// (`64M`, `2G`; default 2G). A search that needs more on its own
-        /// ends in LIMIT; verdicts are the same for any `--jobs`.
+        /// Memory cap of the whole run (`64M`, `2G`; default 2G): every
+        /// search of every level (exact, satisficing, claims, shortening)
+        /// draws on it, whatever `--jobs`; only the program and the packs
+        /// read lie outside it. A search that needs more on its own ends
+        /// in LIMIT; verdicts are the same for any `--jobs`.
         #[arg(long, value_parser = stage4::parse_memory)]
         memory: Option<usize>,
         /// Make warnings fail the run (`--deny warnings`).
@@ -384,6 +387,7 @@ pub enum Command {
 
 /// Run `miauc` with the process arguments.
 pub fn main() -> ExitCode {
+    allocator::tune();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -506,10 +506,81 @@ fn memory_allows(
     Ok(())
 }
 
+/// Whether a satisficing pass, or a route's shortening, holding `used`
+/// bytes may go on. In a `check` run the run's pool decides, as for the
+/// exact searches ([`memory_allows`]), so every search of the run draws on
+/// the one cap; a pass the pool stops (it needs more than the whole cap,
+/// or an earlier level needs the memory and the level is checked again)
+/// ends without a route. A search with no pool (`solve`, the editor)
+/// holds at most `cap`.
+pub(crate) fn pass_may_hold(used: usize, cap: usize) -> bool {
+    match pool::reserve(used) {
+        None => used <= cap,
+        Some(pool::Answer::Granted) => true,
+        Some(pool::Answer::OverCap | pool::Answer::Evicted) => false,
+    }
+}
+
+/// The bytes a vector of `len` entries of `T` within `capacity` holds by
+/// the time `more` entries are pushed: its capacity, or the one it grows
+/// to (twice as much, or what the entries need) when they pass it. Counted
+/// ahead, so that a pass checking its memory every so many expansions
+/// never holds more in between than it counted.
+pub(crate) fn vec_bytes<T>(len: usize, capacity: usize, more: usize) -> usize {
+    let capacity = if len + more > capacity {
+        (capacity * 2).max(len + more)
+    } else {
+        capacity
+    };
+    capacity * std::mem::size_of::<T>()
+}
+
+/// The bytes a standard hash set of `len` entries of `T` within `capacity`
+/// holds (a bucket of `T` and a control byte per slot, its table kept at
+/// most 7/8 full) by the time `more` entries are inserted: when they pass
+/// its capacity, the table they need and the one before it, which are
+/// held together while the set grows.
+pub(crate) fn hash_set_bytes<T>(len: usize, capacity: usize, more: usize) -> usize {
+    let buckets = |items: usize| match items {
+        0 => 0,
+        1..4 => 4,
+        4..8 => 8,
+        n => (n * 8 / 7).next_power_of_two(),
+    };
+    let now = buckets(capacity);
+    let slots = if len + more > capacity {
+        let grown = buckets(len + more);
+        now.max(grown / 2) + grown
+    } else {
+        now
+    };
+    slots * (std::mem::size_of::<T>() + 1)
+}
+
+/// The chunk buffers a move search holds at most, on any number of threads
+/// (one on one thread): what every search counts for them
+/// ([`working_bytes`]), so that its memory, and with it its verdict, is
+/// the same on any number of threads.
+pub(crate) const CHUNK_BUFFERS: usize = 8;
+
+/// The bytes of [`CHUNK_BUFFERS`] chunk buffers for states of `len` words
+/// and `actions` actions: each successor's words and entry, each state's
+/// end, with the vectors' slack (they grow by doubling and are reused).
+fn working_bytes(len: usize, actions: usize) -> usize {
+    let states = frontier::chunk_states(len);
+    let successors = states * actions;
+    let entry = std::mem::size_of::<(u8, u32, u128)>() + 4;
+    let chunk = successors * (len * 4 + entry) + states * 4;
+    CHUNK_BUFFERS * 2 * chunk
+}
+
 /// The sequential half of a search: the visited set, the layer being found
 /// and the figures, fed the expanded chunks in layer order.
 struct Run<'a> {
     limits: Limits,
+    /// What the chunk buffers may hold ([`working_bytes`]): counted
+    /// against the memory cap beside the states, not in the figures.
+    working: usize,
     cancel: &'a AtomicBool,
     progress: &'a mut dyn FnMut(Progress),
     visited: Visited,
@@ -628,7 +699,8 @@ impl Run<'_> {
                 }
                 let used = self.bytes(frontier);
                 self.peak = self.peak.max(used);
-                if let Err((verdict, limit)) = memory_allows(used, self.visited.len(), &self.limits)
+                let held = used + self.working;
+                if let Err((verdict, limit)) = memory_allows(held, self.visited.len(), &self.limits)
                 {
                     return Some(self.outcome(verdict, limit, frontier));
                 }
@@ -751,6 +823,7 @@ pub(crate) fn search_within<S: Space + Clone + Send>(
     let mut frontier = Frontier::single(base.clone(), &start, start_fp);
     let mut run = Run {
         limits,
+        working: working_bytes(start.len(), space.action_count()),
         cancel,
         progress,
         visited,

@@ -3,7 +3,7 @@
 //! thread merges the units in layer order.
 
 use super::frontier::{Frontier, Layer};
-use super::{Chunk, Outcome, Run, Space, due, encode, expand};
+use super::{CHUNK_BUFFERS, Chunk, Outcome, Run, Space, due, encode, expand};
 use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 
@@ -33,6 +33,9 @@ struct Shared {
     encoded: std::collections::BTreeMap<usize, Option<Layer>>,
     /// Per thread: chunk buffers to reuse.
     spare: Vec<Vec<Chunk>>,
+    /// Chunk buffers made this layer: at most [`CHUNK_BUFFERS`], whatever
+    /// the number of threads, since every search counts that many.
+    buffers: usize,
     /// The layer is over (or the search ended): the workers return.
     stop: bool,
 }
@@ -62,14 +65,30 @@ impl Shared {
         if let Some((u, chunk)) = self.jobs[me].pop_front() {
             return Some(Work::Encode(u, chunk));
         }
-        if self.taken < units && self.taken < self.merged + window {
+        if self.taken < units
+            && self.taken < self.merged + window
+            && let Some(mut chunk) = self.buffer(me)
+        {
             let u = self.taken;
             self.taken += 1;
-            let mut chunk = self.spare[me].pop().unwrap_or_default();
             chunk.by = me;
             return Some(Work::Expand(u, chunk));
         }
         self.oldest_job().map(|(u, chunk)| Work::Encode(u, chunk))
+    }
+
+    /// A chunk buffer for thread `me`: one of its own, else a new one while
+    /// fewer than [`CHUNK_BUFFERS`] exist, else another thread's spare;
+    /// `None` when every buffer is in use (one comes back once encoded).
+    fn buffer(&mut self, me: usize) -> Option<Chunk> {
+        if let Some(chunk) = self.spare[me].pop() {
+            return Some(chunk);
+        }
+        if self.buffers < CHUNK_BUFFERS {
+            self.buffers += 1;
+            return Some(Chunk::default());
+        }
+        self.spare.iter_mut().find_map(Vec::pop)
     }
 
     /// The merged chunk waiting longest to be encoded, whoever expanded it.
@@ -229,6 +248,32 @@ pub(super) fn parallel_layer<S: Space + Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// However many threads a layer has, it makes at most
+    /// [`CHUNK_BUFFERS`] chunk buffers, which every search counts: once
+    /// all are in use no thread expands, and a thread without a spare of
+    /// its own takes another's before a new one is made.
+    #[test]
+    fn a_layer_makes_at_most_its_counted_chunk_buffers() {
+        let threads = CHUNK_BUFFERS + 3;
+        let (units, window) = (100, 100);
+        let mut shared = Shared::new(threads);
+        let mut taken: Vec<Chunk> = (0..threads)
+            .filter_map(|me| match shared.take(me, units, window) {
+                Some(Work::Expand(_, chunk)) => Some(chunk),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(taken.len(), CHUNK_BUFFERS);
+        assert!(shared.take(0, units, window).is_none());
+        let back = taken.pop().expect("a buffer");
+        shared.spare[back.by].push(back);
+        assert!(matches!(
+            shared.take(threads - 1, units, window),
+            Some(Work::Expand(_, _))
+        ));
+        assert_eq!(shared.buffers, CHUNK_BUFFERS);
+    }
 
     /// Work of a two-thread layer of four units, at most two ahead of the
     /// merge: each thread encodes the chunks it expanded before anything else,

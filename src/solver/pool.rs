@@ -25,6 +25,12 @@
 //! when a single search with that cap would. The state budget, a count, stays
 //! the budget that decides verdicts; the memory cap is a safety net.
 //!
+//! Every search of a level draws on it, one after another: the exact
+//! searches ([`super::memory_allows`]), the satisficing passes and the
+//! shortening of their route ([`super::pass_may_hold`]), each starting
+//! from nothing ([`search_starts`]) since the one before has freed its
+//! tables.
+//!
 //! The pool reaches the search through a thread-local ticket ([`enter`]), so
 //! the solver's signature stays that of a lone search: a search with no
 //! ticket (`solve`, the editor) keeps its own per-search cap.

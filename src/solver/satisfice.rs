@@ -20,10 +20,12 @@
 //! **Storage.** States are kept as their differences from the start (most
 //! of a crowded board never moves), with their parent and action; the
 //! visited set holds full 128-bit fingerprints. A search stops at its node
-//! budget or its byte cap, whichever comes first, without an answer.
+//! budget or its byte cap, whichever comes first, without an answer; in a
+//! `check` run the byte cap is the run's, shared with every other search
+//! ([`super::pool`]), and the bytes counted are those the tables hold by
+//! the next look, growth included.
 
-use super::Space;
-use super::fingerprint;
+use super::{Space, fingerprint, hash_set_bytes, pass_may_hold, vec_bytes};
 use crate::engine::{Class, Game, Scratch, State, Tok};
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -85,8 +87,13 @@ impl Store {
         route
     }
 
-    fn bytes(&self) -> usize {
-        self.diffs.capacity() * 8 + self.ends.capacity() * 4 + self.parents.capacity() * 8
+    /// The bytes held once `states` more states of at most `words`
+    /// changed words each are stored.
+    fn bytes(&self, states: usize, words: usize) -> usize {
+        let (d, e, p) = (&self.diffs, &self.ends, &self.parents);
+        vec_bytes::<(u32, u32)>(d.len(), d.capacity(), states * words)
+            + vec_bytes::<u32>(e.len(), e.capacity(), states)
+            + vec_bytes::<(u32, u8)>(p.len(), p.capacity(), states)
     }
 }
 
@@ -106,14 +113,20 @@ impl Novelty {
         new
     }
 
-    fn bytes(&self) -> usize {
-        self.met.capacity() * 12
+    /// The bytes held once `more` atoms more are met.
+    fn bytes(&self, more: usize) -> usize {
+        hash_set_bytes::<(u32, u32)>(self.met.len(), self.met.capacity(), more)
     }
 }
 
+/// Expansions between two looks at the cancel flag and the memory held.
+const CHECKPOINT: u64 = 1024;
+
 /// A winning route of `space` (action indices), found best-first as the
 /// module describes, or `None` when none wins, or `max_states` states were
-/// expanded, or the stored states came to `max_bytes`, or `cancel` was set.
+/// expanded, or the memory held would pass `max_bytes` (in a `check` run,
+/// what the run's pool grants: [`super::pass_may_hold`]), or `cancel` was
+/// set.
 /// Pruned turns have no successor, as in the shortest-route search.
 pub fn satisfice<S: Space, G: Guide>(
     space: &S,
@@ -122,6 +135,7 @@ pub fn satisfice<S: Space, G: Guide>(
     max_bytes: usize,
     cancel: &AtomicBool,
 ) -> Option<Vec<u8>> {
+    super::pool::search_starts();
     let mut start = Vec::new();
     space.start(&mut start);
     let mut store = Store {
@@ -146,10 +160,15 @@ pub fn satisfice<S: Space, G: Guide>(
         if expanded >= max_states {
             return None;
         }
-        if expanded.is_multiple_of(1024) {
-            let bytes =
-                store.bytes() + seen.capacity() * 24 + open.capacity() * 12 + novelty.bytes();
-            if cancel.load(Ordering::Relaxed) || bytes >= max_bytes {
+        if expanded.is_multiple_of(CHECKPOINT) {
+            // What the pass holds by the next checkpoint: each expansion
+            // adds at most one state per action, each with its atoms.
+            let states = CHECKPOINT as usize * space.action_count();
+            let bytes = store.bytes(states, start.len())
+                + hash_set_bytes::<u128>(seen.len(), seen.capacity(), states)
+                + vec_bytes::<Reverse<(bool, u32, u32)>>(open.len(), open.capacity(), states)
+                + novelty.bytes(states * atoms.len().max(1));
+            if cancel.load(Ordering::Relaxed) || !pass_may_hold(bytes, max_bytes) {
                 return None;
             }
         }

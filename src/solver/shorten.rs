@@ -14,7 +14,7 @@
 //! replaying it; should it not win (it always should), the route given is
 //! returned unchanged.
 
-use super::{Space, fingerprint};
+use super::{Space, fingerprint, hash_set_bytes, pass_may_hold};
 use std::collections::{HashMap, HashSet};
 
 /// How far each local search looks, in steps.
@@ -143,6 +143,10 @@ fn jump<S: Space>(
 /// searches replacing the steps they skip (see the module's text). Never
 /// longer than `route`; `route` itself when it doesn't replay to a win.
 pub fn shorten<S: Space>(space: &S, route: &[u8]) -> Vec<u8> {
+    super::pool::search_starts();
+    if !pass_may_hold(bytes_at_most(space, route.len()), usize::MAX) {
+        return route.to_vec();
+    }
     let Some(states) = states_along(space, route) else {
         return route.to_vec();
     };
@@ -175,6 +179,23 @@ pub fn shorten<S: Space>(space: &S, route: &[u8]) -> Vec<u8> {
         }
     }
     checked(space, out, route)
+}
+
+/// What [`shorten`] holds at most for a route of `steps` steps: each state
+/// along the route whole, with its fingerprint and place, and a local
+/// search's nodes (a state each, [`LOCAL_STATES`] expansions of every
+/// action). A vector's allocation is counted with the allocator's header
+/// beside its words. In a `check` run this is drawn from the run's pool
+/// ([`super::pass_may_hold`]) before anything is held: a route the pool
+/// has no room for is given back unshortened.
+fn bytes_at_most<S: Space>(space: &S, steps: usize) -> usize {
+    let mut start = Vec::new();
+    space.start(&mut start);
+    let state = start.len() * 4 + std::mem::size_of::<Vec<u32>>() + 16;
+    let along = (steps + 1) * (state + 16) + hash_set_bytes::<(u128, usize)>(0, 0, steps + 1);
+    let nodes = LOCAL_STATES * space.action_count() + 1;
+    let local = nodes * (state + 16) + hash_set_bytes::<u128>(0, 0, nodes);
+    along + local
 }
 
 /// `shorter` when it wins and is no longer than `route`, else `route`.

@@ -245,6 +245,29 @@ mod limits {
         assert!(out.peak_bytes < memory * 2, "{}", out.peak_bytes);
     }
 
+    /// In a `check` run the satisficing pass draws on the run's pool, as
+    /// the exact searches do, instead of holding a cap of its own beside
+    /// it: a pool too small for what it holds by its first look stops it,
+    /// where without one it finds the route.
+    #[test]
+    fn the_satisficing_pass_draws_on_the_run_pool() {
+        let game = Game::new(&testkit::level(
+            "MIAU IS YOU . FLAG IS WIN\n\
+             m . . . . . f",
+        ));
+        let space = LevelSpace::new(&game, Constraints::default());
+        let guide = solver::satisfice::LevelGuide::new(&game);
+        let cancel = AtomicBool::new(false);
+        let pass = || solver::satisfice::satisfice(&space, &guide, u64::MAX, usize::MAX, &cancel);
+        assert!(pass().is_some(), "no pool: the route is found");
+        let pool = solver::pool::Pool::new(64 << 10);
+        let ticket = solver::pool::enter(&pool, 0);
+        let found = pass();
+        drop(ticket);
+        assert_eq!(found, None, "the pool's 64 KiB stop the pass");
+        assert_eq!(pool.peak(), 0);
+    }
+
     /// The state budget ends the search at exactly that many expansions,
     /// and says so; its depth is the layer it stopped in.
     #[test]

@@ -3,14 +3,16 @@
 
 use super::{Key, Leg, PushSpace, Work};
 use crate::solver::matching::UNREACHABLE;
+use crate::solver::{hash_set_bytes, pass_may_hold, pool, vec_bytes};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A winning route found by a best-first search over pushes, not
 /// necessarily a shortest one, or `None` when none wins, or `max_nodes`
-/// nodes were expanded, or the nodes kept came to `max_bytes`, or the
-/// search was cancelled first.
+/// nodes were expanded, or the memory held would pass `max_bytes` (in a
+/// `check` run, what the run's pool grants:
+/// [`crate::solver::pass_may_hold`]), or the search was cancelled first.
 ///
 /// Nodes are taken by novelty first (a node holding a PUSH thing on a
 /// cell, or the player in a cell, that no node of its bound has had
@@ -24,6 +26,7 @@ pub fn satisfice(
     max_bytes: usize,
     cancel: &AtomicBool,
 ) -> Option<Vec<u8>> {
+    pool::search_starts();
     let mut work = Work::default();
     let start = space.start_key()?;
     let width = start.len();
@@ -59,12 +62,15 @@ pub fn satisfice(
             return None;
         }
         if expanded.is_multiple_of(1024) {
-            let bytes = keys.capacity() * 4
-                + parents.capacity() * 4
-                + seen.capacity() * 24
-                + met.capacity() * 12
-                + open.capacity() * 16;
-            if cancel.load(Ordering::Relaxed) || bytes >= max_bytes {
+            // What the search holds by the next look: a node has at most
+            // four pushes per PUSH thing.
+            let nodes = 1024 * 4 * width.saturating_sub(1).max(1);
+            let bytes = vec_bytes::<u32>(keys.len(), keys.capacity(), nodes * width)
+                + vec_bytes::<u32>(parents.len(), parents.capacity(), nodes)
+                + hash_set_bytes::<u128>(seen.len(), seen.capacity(), nodes)
+                + hash_set_bytes::<(u32, u32)>(met.len(), met.capacity(), nodes * width)
+                + vec_bytes::<Reverse<(bool, u32, u32)>>(open.len(), open.capacity(), nodes);
+            if cancel.load(Ordering::Relaxed) || !pass_may_hold(bytes, max_bytes) {
                 return None;
             }
         }
