@@ -1,7 +1,8 @@
 //! The bundled worlds Crate Works and Tidewater against their world bibles:
 //! the level tables (ids, titles, categories, order, board sizes, step counts),
 //! the printed routes, the necessity claims, the rules at the winning moment,
-//! and a clean `miauc check --deny warnings`, all on the built binary.
+//! and a clean `miauc check --deny warnings`, all on the built binary; and the
+//! bundled FRAIL levels, whose shortest routes must crumble as they teach.
 
 mod bundled;
 
@@ -403,4 +404,45 @@ fn tidewater_bridges_need_a_sunk_word() {
         assert_eq!(code, 1, "{id}: {out}");
         assert_eq!(field(&out, "result"), Some("unsolved"), "{id}: {out}");
     }
+}
+
+/// Every bundled level with crumbling planks is won, on its shortest route,
+/// by the crumbling it teaches: replaying the solver's route shows each
+/// leftover of the level's `frail` statement happen (`DRIFT -> WATER` in
+/// one-plank-each; `SAND -> SHOAL` and then `SHOAL -> WATER` in two-tides).
+#[test]
+fn frail_levels_win_by_crumbling() {
+    let mut checked = Vec::new();
+    for path in [
+        "packs/machine-room.miau",
+        CRATE_WORKS,
+        TIDEWATER,
+        "packs/crossword.miau",
+        "packs/clockwork.miau",
+    ] {
+        for level in pack(path).levels {
+            let Some(frail) = &level.frail else { continue };
+            let id = level.id.text.as_str();
+            let (code, out, err) = miauc(&["solve", path, "--level", id]);
+            assert_eq!(code, 0, "{id}: {out}{err}");
+            assert_eq!(field(&out, "shortest"), Some("proven"), "{id}: {out}");
+            let route = field(&out, "route").expect("a route");
+            let (code, replay, err) = miauc(&["replay", path, "--level", id, "--moves", route]);
+            assert_eq!(code, 0, "{id}: {replay}{err}");
+            assert!(replay.ends_with(&format!("result: won in {} turns\n", route.len())));
+            assert!(
+                !frail.leaves.is_empty(),
+                "{id}: a frail level names its leftovers"
+            );
+            for (from, to) in &frail.leaves {
+                let event = format!("{} crumbled into {}", from.text, to.text);
+                assert!(
+                    replay.lines().any(|l| l.trim_start().starts_with(&event)),
+                    "{id}: the shortest route {route} never shows `{event}`:\n{replay}"
+                );
+            }
+            checked.push(id.to_owned());
+        }
+    }
+    assert_eq!(checked, ["one-plank-each", "two-tides"]);
 }
