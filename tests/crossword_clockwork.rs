@@ -6,7 +6,7 @@
 
 mod bundled;
 
-use bundled::{field, miauc, pack};
+use bundled::{comment_above, field, miauc, names_number, pack};
 
 /// One row of a bible's level table.
 struct Row {
@@ -233,6 +233,14 @@ fn assert_table(path: &str, world_glyph: &str, table: &[Row]) {
             "{id}: {steps} steps is not within 20% of the bible's {}",
             row.steps
         );
+        if steps != row.steps {
+            let comment = comment_above(path, id);
+            assert!(
+                names_number(&comment, row.steps),
+                "{id}: {steps} steps against the bible's {}, and the comment above the level doesn't say why: {comment}",
+                row.steps
+            );
+        }
         let solution = level.check.solution.as_ref().expect("recorded solution");
         assert_eq!(solution.text.len() as u64, steps, "{id}");
         if let Some(route) = row.route {

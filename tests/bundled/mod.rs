@@ -36,3 +36,29 @@ pub fn pack(path: &str) -> Pack {
         .pack
         .expect("the bundled pack compiles")
 }
+
+/// The comment lines right above `level <id> {` in a bundled pack's source,
+/// joined: where a level says why it differs from its world bible.
+pub fn comment_above(path: &str, id: &str) -> String {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .expect("bundled pack");
+    let head = format!("level {id} {{");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == head)
+        .unwrap_or_else(|| panic!("{path}: no `{head}`"));
+    let mut comment: Vec<&str> = lines[..at]
+        .iter()
+        .rev()
+        .map_while(|l| l.strip_prefix("//"))
+        .collect();
+    comment.reverse();
+    comment.join(" ")
+}
+
+/// Whether `text` names the number `n` as a whole number (not inside 117).
+pub fn names_number(text: &str, n: u64) -> bool {
+    text.split(|c: char| !c.is_ascii_digit())
+        .any(|t| t.parse() == Ok(n))
+}
