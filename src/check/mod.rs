@@ -10,9 +10,11 @@
 //! No I/O: the shell reads files, prints, and owns the cancel flag.
 
 mod cause;
+mod lesson;
 mod level;
 mod report;
 
+pub use lesson::{Mechanic, acts_along, introduced};
 pub(crate) use level::steps;
 pub use level::{Replay, check_level, replay_route, rules_at_win};
 pub use report::{LevelReport, SearchFigures, SearchKind, shortest_json, shortest_text};
