@@ -7,8 +7,13 @@
 //! lesson. Only the words of `introduces` count; a level that `reuses` a
 //! mechanic is not held to it, and free-text ideas name no mechanic.
 
-use crate::engine::{By, Cause, Game, GateCause, Input, State, Tok, TurnReport, TurnResult};
+use super::level::{Ctx, rules_at_win, steps};
+use super::report::{Coverage, LessonResult, SearchKind};
+use crate::engine::{Game, Tok};
 use crate::model::Level;
+use crate::solver::level::{Constraints, DestroyCause, EventFilter};
+use crate::solver::{Progress, Verdict};
+use crate::span::Span;
 
 /// A mechanic a level can introduce, by the engine event that shows it
 /// acting.
@@ -25,14 +30,14 @@ pub enum Mechanic {
     /// A pair (`OPEN`/`SHUT`), by its index in declaration order: a pair
     /// opening (both partners destroyed).
     Pair(u8),
-    /// An automaton property word (`TICK`): an automaton moving something.
+    /// An automaton property word (`TICK`): an automaton moving anything.
     Tick(Tok),
-    /// `FLOAT`: a contact that float layers keep from acting (a FLOAT thing
-    /// in a cell with a SINK, DEFEAT, WIN or pair partner on the other layer).
+    /// `FLOAT`: float layers keeping a thing that moved apart from one the
+    /// contact pass would have acted on with it.
     Float,
-    /// `GOAL`: a GOAL thing newly covered by a PUSH entity.
+    /// `GOAL`: more GOAL things covered after a turn than before it.
     Goal,
-    /// `PLATE` or `GATE`: a gate opening, or held open by a jam.
+    /// `PLATE` or `GATE`: a gate opened by its channel's plate.
     Gates,
 }
 
@@ -89,45 +94,40 @@ impl Mechanic {
         }
     }
 
-    /// Whether the mechanic acted on the turn from `before` to `after` that
-    /// `report` describes (a report with its event lists, `detail` on).
-    pub fn acted(self, game: &Game, before: &State, after: &State, report: &TurnReport) -> bool {
-        let destroyed = |cause: Cause| report.destroyed.iter().any(|d| d.cause == cause);
+    /// The event that shows the mechanic acting, as the searches forbid
+    /// it: a win found with it forbidden skips the lesson.
+    pub fn event(self) -> EventFilter {
+        let any = Vec::new;
         match self {
-            Mechanic::Sink => destroyed(Cause::Sink),
-            Mechanic::Defeat => destroyed(Cause::Defeat),
-            Mechanic::Pair(i) => destroyed(Cause::Pair(i)),
-            Mechanic::Push => report
-                .moved
-                .iter()
-                .any(|m| m.pushed && game.ents.get(usize::from(m.id)).is_some_and(|e| !e.word)),
-            Mechanic::Frail => !report.crumbled.is_empty(),
-            Mechanic::Tick(property) => report.moved.iter().any(|m| match m.by {
-                By::Automaton(a) => game
-                    .automata
-                    .get(usize::from(a))
-                    .is_some_and(|a| a.property == property),
-                By::Player => false,
-            }),
-            Mechanic::Float => kept_apart(game, after),
-            Mechanic::Goal => covered(game, after)
-                .iter()
-                .any(|g| !covered(game, before).contains(g)),
-            Mechanic::Gates => report
-                .gates
-                .iter()
-                .any(|g| (!g.from && g.to) || g.cause == GateCause::Jammed),
+            Mechanic::Sink => EventFilter::Destroyed {
+                nouns: any(),
+                cause: Some(DestroyCause::Sink),
+            },
+            Mechanic::Defeat => EventFilter::Destroyed {
+                nouns: any(),
+                cause: Some(DestroyCause::Defeat),
+            },
+            Mechanic::Pair(_) => EventFilter::Destroyed {
+                nouns: any(),
+                cause: Some(DestroyCause::Pair),
+            },
+            Mechanic::Push => EventFilter::Pushed { nouns: any() },
+            Mechanic::Frail => EventFilter::Crumbled { nouns: any() },
+            Mechanic::Tick(_) => EventFilter::AutomatonMoved,
+            Mechanic::Float => EventFilter::FloatApart,
+            Mechanic::Goal => EventFilter::GoalFilled,
+            Mechanic::Gates => EventFilter::GateOpened { channel: None },
         }
     }
 }
 
 /// The mechanics `level` introduces, in the order of its `introduces`
-/// words, each once (`PLATE` and `GATE` are one mechanic, as are a pair's
-/// two words). Words that name no mechanic of the level are left out: a
-/// pair word or an automaton's property only counts when the level
-/// declares that pair or automaton.
-pub fn introduced(level: &Level, game: &Game) -> Vec<Mechanic> {
-    let mut out: Vec<Mechanic> = Vec::new();
+/// words, each once and with the span of its first word (`PLATE` and
+/// `GATE` are one mechanic, as are a pair's two words). Words that name no
+/// mechanic of the level are left out: a pair word or an automaton's
+/// property only counts when the level declares that pair or automaton.
+pub fn introduced(level: &Level, game: &Game) -> Vec<(Mechanic, Span)> {
+    let mut out: Vec<(Mechanic, Span)> = Vec::new();
     for word in &level.introduces.words {
         let text = word.text.to_uppercase();
         let tok = game.tok(&text);
@@ -146,128 +146,120 @@ pub fn introduced(level: &Level, game: &Game) -> Vec<Mechanic> {
             _ => None,
         };
         if let Some(m) = mechanic
-            && !out.contains(&m)
+            && !out.iter().any(|(known, _)| *known == m)
         {
-            out.push(m);
+            out.push((m, word.span));
         }
     }
     out
 }
 
-/// The turns (1-based) of `route` on which `mechanic` acts, replayed on
-/// the engine with every event reported; `None` when the route is rejected
-/// or doesn't end in a win on its last turn. A route the coverage search
-/// returns replays to `Some(vec![])`: it wins and the mechanic never acts.
-pub fn acts_along(game: &Game, mechanic: Mechanic, route: &str) -> Option<Vec<usize>> {
-    let inputs: Vec<Input> = route.chars().filter_map(Input::from_char).collect();
-    let (mut state, _) = game.reset();
-    let mut turns = Vec::new();
-    for (k, &input) in inputs.iter().enumerate() {
-        let TurnResult::Accepted {
-            state: next,
-            report,
-        } = game.step(&state, input)
-        else {
-            return None;
+/// Lesson coverage (M430): for each mechanic the level introduces, a search
+/// that forbids its event. A win found skips the lesson; a search that runs
+/// out of states proves every win makes the mechanic act; one stopped at
+/// the budget proves nothing (M402). Each outcome goes into the report.
+pub(super) fn coverage(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
+    for (mechanic, span) in introduced(cx.level, &cx.game) {
+        if cx.report.cancelled {
+            return;
+        }
+        let name = mechanic.name(&cx.game);
+        let kind = SearchKind::Lesson(name.clone());
+        let constraints = Constraints {
+            forbid_events: vec![mechanic.event()],
+            ..Constraints::default()
         };
-        if mechanic.acted(game, &state, &next, &report) {
-            turns.push(k + 1);
-        }
-        if report.won != (k + 1 == inputs.len()) {
-            return None;
-        }
-        state = next;
+        let (coverage, route) = match cx.search(kind.clone(), constraints, progress) {
+            Verdict::Solved { route, .. } => {
+                let text = cx.text(&route);
+                skippable(cx, mechanic, span, &text);
+                (Coverage::Skippable, Some(text))
+            }
+            Verdict::Unsolved => (Coverage::Covered, None),
+            Verdict::Limit => {
+                cx.limit(&kind, "a win that skips the lesson isn't ruled out");
+                (Coverage::Unproven, None)
+            }
+            Verdict::Cancelled => return,
+        };
+        cx.report.lessons.push(LessonResult {
+            mechanic: name,
+            coverage,
+            route,
+        });
     }
-    (!inputs.is_empty()).then_some(turns)
 }
 
-/// The property bit of a built-in property word.
-fn bit(game: &Game, word: &str) -> u64 {
-    game.tok(word).map_or(0, |t| game.vocab.prop_bit(t))
-}
-
-/// The GOAL things of `s` that share their cell with another PUSH entity
-/// (a word or a PUSH thing) on their float layer, in id order (`rules.md`
-/// §7.6).
-fn covered(game: &Game, s: &State) -> Vec<usize> {
-    let props = game.props(s);
-    let (goal, push, float) = (bit(game, "GOAL"), bit(game, "PUSH"), bit(game, "FLOAT"));
-    let layer = |i: usize| !game.ents[i].word && props[i] & float != 0;
-    let at = |i: usize| game.pos(s, i as u16);
-    (0..game.len())
-        .filter(|&g| props[g] & goal != 0 && !game.ents[g].word)
-        .filter(|&g| {
-            (0..game.len()).any(|o| {
-                o != g
-                    && at(o).is_some()
-                    && at(o) == at(g)
-                    && layer(o) == layer(g)
-                    && (game.ents[o].word || props[o] & push != 0)
-            })
-        })
-        .collect()
-}
-
-/// Whether some cell of `s` holds, on different float layers, two entities
-/// that a contact would act on were they on one layer: a SINK thing and
-/// anything, a DEFEAT or WIN thing and a YOU thing, or a pair's partners
-/// (`rules.md` §9.8).
-fn kept_apart(game: &Game, s: &State) -> bool {
-    let props = game.props(s);
-    let float = bit(game, "FLOAT");
-    let (you, win, sink, defeat) = (
-        bit(game, "YOU"),
-        bit(game, "WIN"),
-        bit(game, "SINK"),
-        bit(game, "DEFEAT"),
+/// M430 at the `introduces` word of `mechanic`: `route` wins while the
+/// mechanic never acts. Fixes: allow it, with a reason to write.
+fn skippable(cx: &mut Ctx<'_>, mechanic: Mechanic, span: Span, text: &str) {
+    let rules = rules_at_win(&cx.game, text);
+    let name = mechanic.name(&cx.game);
+    let mut d = cx.diag(
+        "M430",
+        span,
+        format!(
+            "Level {} introduces {name}, but it can be won while {}, in {}: {text}. A player can skip the lesson. Rules at the win: {}.",
+            cx.id(),
+            mechanic.never(&cx.game),
+            steps(text.len()),
+            cx.rules_list(&rules)
+        ),
     );
-    let pairs: Vec<(u64, u64)> = game
-        .pairs
-        .iter()
-        .map(|p| (game.vocab.prop_bit(p.a), game.vocab.prop_bit(p.b)))
-        .collect();
-    let acts_on = |a: u64, b: u64| {
-        a & sink != 0
-            || (a & (defeat | win) != 0 && b & you != 0)
-            || pairs.iter().any(|&(x, y)| a & x != 0 && b & y != 0)
-    };
-    let live = game.live(s);
-    live.iter().enumerate().any(|(k, &i)| {
-        live[k + 1..].iter().any(|&j| {
-            let (i, j) = (usize::from(i), usize::from(j));
-            let floats = |e: usize| !game.ents[e].word && props[e] & float != 0;
-            floats(i) != floats(j)
-                && game.pos(s, i as u16) == game.pos(s, j as u16)
-                && (acts_on(props[i], props[j]) || acts_on(props[j], props[i]))
-        })
-    })
+    if d.severity == crate::diag::Severity::Warning {
+        crate::analysis::allow::offer_allow_fix(cx.pack, &mut d);
+    }
+    cx.push(d);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::testkit;
+    use crate::model::{Introduces, Named};
 
-    fn game(board: &str) -> Game {
-        Game::new(&testkit::level(board))
+    fn introducing(board: &str, words: &[&str]) -> (Level, Game) {
+        let mut level = crate::engine::testkit::level(board);
+        level.introduces = Introduces {
+            words: words.iter().map(|w| Named::new(*w)).collect(),
+            ideas: vec!["an idea names no mechanic".into()],
+        };
+        let game = Game::new(&level);
+        (level, game)
     }
 
     #[test]
-    fn a_sink_acts_when_the_cat_walks_into_water() {
-        let g = game("MIAU IS YOU . WATER IS SINK\n@ w . . . . .\nFLAG IS WIN . . . f");
-        assert_eq!(acts_along(&g, Mechanic::Sink, "R"), None, "loses, no win");
-        let g = game("MIAU IS YOU . WATER IS SINK\n@ . . f . . w\nFLAG IS WIN . . . .");
-        assert_eq!(acts_along(&g, Mechanic::Sink, "RRR"), Some(vec![]));
+    fn introduced_words_name_mechanics_once_each_in_order() {
+        let (level, game) = introducing(
+            "MIAU IS YOU . WATER IS SINK\n@ w . . f\nFLAG IS WIN . .",
+            &["WATER", "GATE", "SINK", "PLATE", "FRAIL", "OPEN", "TICK"],
+        );
+        // No pair or automaton is declared: OPEN and TICK are plain words.
+        let mechanics: Vec<Mechanic> = introduced(&level, &game).iter().map(|(m, _)| *m).collect();
+        assert_eq!(
+            mechanics,
+            [Mechanic::Gates, Mechanic::Sink, Mechanic::Frail]
+        );
+        let names: Vec<String> = mechanics.iter().map(|m| m.name(&game)).collect();
+        assert_eq!(names, ["PLATE and GATE", "SINK", "FRAIL"]);
     }
 
     #[test]
-    fn pushing_a_thing_is_push_acting_and_pushing_a_word_is_not() {
-        let g = game("MIAU IS YOU . ROCK IS PUSH\n@ r . f . . .\nFLAG IS WIN . . . .");
-        assert_eq!(acts_along(&g, Mechanic::Push, "RRR"), Some(vec![1, 2, 3]));
-        let g =
-            game("MIAU IS YOU . ROCK IS PUSH\n. r . . . . .\n@ . . f . . .\nFLAG IS WIN . . . .");
-        assert_eq!(acts_along(&g, Mechanic::Push, "RRR"), Some(vec![]));
-        let g = game("MIAU IS YOU . ROCK IS PUSH\n@ WATER . . f . .\nFLAG IS WIN . . . .");
-        assert_eq!(acts_along(&g, Mechanic::Push, "RRRR"), Some(vec![]));
+    fn each_mechanic_forbids_its_own_event() {
+        assert_eq!(
+            Mechanic::Frail.event(),
+            EventFilter::Crumbled { nouns: vec![] }
+        );
+        assert_eq!(
+            Mechanic::Sink.event(),
+            EventFilter::Destroyed {
+                nouns: vec![],
+                cause: Some(DestroyCause::Sink)
+            }
+        );
+        assert_eq!(
+            Mechanic::Gates.event(),
+            EventFilter::GateOpened { channel: None }
+        );
+        assert_eq!(Mechanic::Tick(0).event(), EventFilter::AutomatonMoved);
     }
 }
