@@ -10,12 +10,18 @@
 //! No I/O: the shell reads files, prints, and owns the cancel flag.
 
 mod cause;
+mod lesson;
 mod level;
+mod narrow;
 mod report;
 
+pub use lesson::{Mechanic, introduced};
 pub(crate) use level::steps;
 pub use level::{Replay, check_level, replay_route, rules_at_win};
-pub use report::{LevelReport, SearchFigures, SearchKind, shortest_json, shortest_text};
+pub use narrow::NARROW_BELOW;
+pub use report::{
+    Coverage, LessonResult, LevelReport, SearchFigures, SearchKind, shortest_json, shortest_text,
+};
 
 use crate::diag::{Diagnostic, Severity, lookup};
 use crate::model::{Allowance, Pack};
@@ -179,6 +185,8 @@ pub fn flag_name(code: &str) -> Option<&'static str> {
         "M406" => "WON-AT-START",
         "M407" => "SKIPPABLE",
         "M412" => "WON-WHILE-OVERLAPPING",
+        "M430" => "LESSON-SKIPPABLE",
+        "M431" => "NARROW",
         _ => return None,
     })
 }

@@ -627,4 +627,14 @@ pub const CATALOGUE: &[CodeInfo] = &[
         name: "steps-unproven",
         severity: Severity::Info,
     },
+    CodeInfo {
+        code: "M430",
+        name: "lesson-skippable",
+        severity: Severity::Warning,
+    },
+    CodeInfo {
+        code: "M431",
+        name: "narrow-level",
+        severity: Severity::Info,
+    },
 ];
