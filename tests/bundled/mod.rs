@@ -62,3 +62,21 @@ pub fn names_number(text: &str, n: u64) -> bool {
     text.split(|c: char| !c.is_ascii_digit())
         .any(|t| t.parse() == Ok(n))
 }
+
+/// The flags of a `check --verbose` level line that its author did not allow,
+/// leaving out NARROW: an info about how much room the level gives, which a
+/// world may keep (`flags BYPASS (allowed) NARROW` gives none).
+pub fn unallowed_flags(line: &str) -> Vec<String> {
+    let Some((_, flags)) = line.split_once(", flags ") else {
+        return Vec::new();
+    };
+    let tokens: Vec<&str> = flags.split(' ').collect();
+    let mut out = Vec::new();
+    for (i, flag) in tokens.iter().enumerate() {
+        let allowed = tokens.get(i + 1) == Some(&"(allowed)");
+        if *flag != "(allowed)" && *flag != "NARROW" && !allowed {
+            out.push((*flag).to_string());
+        }
+    }
+    out
+}
