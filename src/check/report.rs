@@ -20,6 +20,8 @@ pub enum SearchKind {
     Keep(String),
     /// No word is destroyed (`must-lose-word`).
     NoWordLoss,
+    /// A claim's event never happens (`must-lose MIAU`, …): the claim as written.
+    Happen(String),
 }
 
 impl SearchKind {
@@ -33,6 +35,7 @@ impl SearchKind {
             SearchKind::Forbid(r) => format!("must-form proof for {r}"),
             SearchKind::Keep(r) => format!("must-break proof for {r}"),
             SearchKind::NoWordLoss => "must-lose-word proof".into(),
+            SearchKind::Happen(c) => format!("{c} proof"),
         }
     }
 
@@ -46,6 +49,7 @@ impl SearchKind {
             SearchKind::Forbid(r) => format!("forbid {r}"),
             SearchKind::Keep(r) => format!("keep {r}"),
             SearchKind::NoWordLoss => "no-word-loss".into(),
+            SearchKind::Happen(c) => c.clone(),
         }
     }
 }
