@@ -28,6 +28,8 @@ pub enum SearchKind {
     /// A win whose move at step `n` (1-based) of the shortest route is
     /// another (M431: whether the opening is forced).
     Opening(usize),
+    /// A claim's event never happens (`must-lose MIAU`, …): the claim as written.
+    Happen(String),
 }
 
 impl SearchKind {
@@ -44,6 +46,7 @@ impl SearchKind {
             SearchKind::Lesson(m) => format!("lesson coverage search for {m}"),
             SearchKind::WholeSpace => "count of the whole space".into(),
             SearchKind::Opening(n) => format!("search for another move at step {n}"),
+            SearchKind::Happen(c) => format!("{c} proof"),
         }
     }
 
@@ -60,6 +63,7 @@ impl SearchKind {
             SearchKind::Lesson(m) => format!("lesson {m}"),
             SearchKind::WholeSpace => "whole-space".into(),
             SearchKind::Opening(n) => format!("opening {n}"),
+            SearchKind::Happen(c) => c.clone(),
         }
     }
 }
