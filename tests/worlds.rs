@@ -459,3 +459,36 @@ fn frail_levels_win_by_crumbling() {
     }
     assert_eq!(checked, ["one-plank-each", "two-tides"]);
 }
+
+/// The claims that say each level's mechanism matters, each
+/// proven: `check --format json` lists the claim's search, and it ran out of
+/// states without a win (every win makes the event happen).
+#[test]
+fn event_claims_are_proven() {
+    const MACHINE_ROOM: &str = "packs/machine-room.miau";
+    const CLOCKWORK: &str = "packs/clockwork.miau";
+    for (path, id, claim) in [
+        // tidewater.md: UNSOLVED if no crab or cat may be lost.
+        (TIDEWATER, "one-for-the-tide", "must-lose MIAU CRAB"),
+        (MACHINE_ROOM, "one-plank-each", "must-crumble DRIFT"),
+        // The second crossing: a shoal must crumble into water.
+        (MACHINE_ROOM, "two-tides", "must-crumble SHOAL"),
+        (MACHINE_ROOM, "door-stop", "must-press amber"),
+        // crate-works.md's hand-off: the crate presses as a YOU, not pushed.
+        (MACHINE_ROOM, "hand-off", "forbid CRATE IS YOU"),
+        (MACHINE_ROOM, "hand-off", "must-press amber"),
+        (MACHINE_ROOM, "jam", "must-press amber"),
+        (MACHINE_ROOM, "two-circuits", "must-press amber"),
+        (MACHINE_ROOM, "two-circuits", "must-press teal"),
+        (CLOCKWORK, "mouse-keeps-time", "must-push-word"),
+        (CLOCKWORK, "wind-it-up", "must-push-word"),
+        (CLOCKWORK, "key-and-door", "must-pair"),
+        (CLOCKWORK, "any-wall-will-do", "must-pair"),
+        (CLOCKWORK, "let-the-mouse-in", "must-pair"),
+    ] {
+        let (code, out, err) = miauc(&["check", path, "--level", id, "--format", "json"]);
+        assert_eq!(code, 0, "{id}: {out}{err}");
+        let proof = format!(r#"{{"search":"{claim}","result":"unsolved","#);
+        assert!(out.contains(&proof), "{id}: no proof of {claim}: {out}");
+    }
+}
