@@ -393,7 +393,7 @@ fn level_and_shard_select_levels() {
 fn clockwork_proof_level_passes_and_is_hands_off() {
     let (code, out, _) = miauc(&[
         "check",
-        "packs/machine-room.miau",
+        "packs/clockwork.miau",
         "--level",
         "mouse-keeps-time",
         "--verbose",
@@ -457,7 +457,7 @@ fn solve_prints_the_published_routes() {
         ("packs/machine-room.miau", "door-stop", "LURRURDDURRRRRR"),
         ("packs/machine-room.miau", "hand-off", "LUDLURRRRRURRRR"),
         ("packs/machine-room.miau", "jam", "RRRRRRR"),
-        ("packs/machine-room.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
+        ("packs/clockwork.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
     ] {
         let (code, out, err) = miauc(&["solve", file, "--level", level]);
         assert_eq!(code, 0, "{level}: {out}{err}");
@@ -749,7 +749,7 @@ fn human_output_is_quiet_and_sums_up() {
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.lines().count(), 1, "{out}");
     assert!(
-        out.starts_with("checked 6 levels in 1 pack: 6 solved, 0 errors, 0 warnings ("),
+        out.starts_with("checked 9 levels in 1 pack: 9 solved, 0 errors, 0 warnings ("),
         "{out}"
     );
     let (code, out, _) = miauc(&["check", CLAIMS, "--level", "low-tide", "--deny", "warnings"]);
@@ -762,7 +762,9 @@ fn human_output_is_quiet_and_sums_up() {
     assert!(quiet.contains("error[M418]"), "{quiet}");
     assert!(!quiet.contains("M319"), "{quiet}");
     assert!(
-        quiet.ends_with("   |\nchecked 1 level in 1 pack: 1 solved, 1 error, 1 warning\n"),
+        quiet.ends_with(
+            "   |\nchecked 1 level in 1 pack: 1 solved, 1 error, 1 warning (1 info hidden)\n"
+        ),
         "{quiet}"
     );
     // --format concise: one line per diagnostic.
@@ -777,6 +779,42 @@ fn human_output_is_quiet_and_sums_up() {
         lines.last().unwrap().starts_with("checked 1 level"),
         "{concise}"
     );
+}
+
+const EVENTS: &str = "tests/fixtures/check/events.miau";
+
+/// Each claim over what happens holds on a level whose every win makes its
+/// event happen, and is wrong, with its own code and a route that avoids
+/// the event, on the same level with a shortcut.
+#[test]
+fn claims_over_events_are_proven_or_wrong_with_a_route() {
+    let found = codes(EVENTS);
+    let claims = ["M421", "M422", "M423", "M424", "M425", "M426", "M419"];
+    for (level, code) in [
+        ("ferry", "M421"),
+        ("plank", "M422"),
+        ("bloom", "M423"),
+        ("gatehouse", "M424"),
+        ("lock", "M425"),
+        ("courier", "M426"),
+    ] {
+        let of = |l: &str| -> Vec<&str> {
+            found
+                .iter()
+                .filter(|(x, c)| x == l && claims.contains(&c.as_str()))
+                .map(|(_, c)| c.as_str())
+                .collect()
+        };
+        assert_eq!(of(level), Vec::<&str>::new(), "{level}: {found:?}");
+        assert_eq!(of(&format!("{level}-wrong")), vec![code], "{found:?}");
+    }
+    let (_, out, _) = miauc(&["check", EVENTS, "--format", "concise", "--jobs", "1"]);
+    let wrong: String = out
+        .lines()
+        .filter(|l| claims.iter().any(|c| l.contains(&format!("[{c} "))))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    insta::assert_snapshot!("check_events_wrong_claims", wrong);
 }
 
 #[test]
@@ -933,14 +971,15 @@ fn solve_and_check_name_their_state_counts() {
         .lines()
         .find(|l| l.contains("level low-tide: solved"))
         .unwrap_or_else(|| panic!("no level line:\n{check}"));
-    // low-tide's check also runs the words-frozen, no-rule-change and
-    // must-break searches: four in all, summed only where it says so.
+    // low-tide's check also runs the words-frozen, no-rule-change,
+    // must-break, lesson coverage (SINK) and opening searches: six in all,
+    // summed only where it says so.
     assert!(
         line.contains(&format!(", states: {states} by solve, ")),
         "solve printed {states:?}; check: {line}"
     );
     assert!(
-        line.ends_with(" expanded by the check's 4 searches"),
+        line.contains(" expanded by the check's 6 searches, "),
         "{line}"
     );
     // JSON: the same names in both commands.

@@ -65,9 +65,9 @@ fn d3_jam_wins_in_7() {
 
 #[test]
 fn clockwork_proof_wins_in_11_with_win_on_beat_5() {
-    assert_published("packs/machine-room.miau", "mouse-keeps-time", "DRRRRRRRRRR");
+    assert_published("packs/clockwork.miau", "mouse-keeps-time", "DRRRRRRRRRR");
     let (_, text) = replay(
-        "packs/machine-room.miau",
+        "packs/clockwork.miau",
         "mouse-keeps-time",
         &["--moves", "DRRRRRRRRRR", "--explain"],
     );
@@ -82,7 +82,7 @@ fn clockwork_proof_wins_in_11_with_win_on_beat_5() {
 
 #[test]
 fn default_moves_are_the_recorded_solution() {
-    let (out, text) = replay("packs/machine-room.miau", "mouse-keeps-time", &[]);
+    let (out, text) = replay("packs/clockwork.miau", "mouse-keeps-time", &[]);
     assert_eq!(result_line(&text), "result: won in 11 turns");
     assert!(out.status.success());
 }
@@ -251,7 +251,7 @@ fn snapshot_full_replay_of_jam() {
 #[test]
 fn snapshot_explain_of_clockwork() {
     let (_, text) = replay(
-        "packs/machine-room.miau",
+        "packs/clockwork.miau",
         "mouse-keeps-time",
         &["--moves", "DRRRRRRRRRR", "--explain"],
     );

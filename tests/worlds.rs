@@ -1,11 +1,12 @@
 //! The bundled worlds Crate Works and Tidewater against their world bibles:
 //! the level tables (ids, titles, categories, order, board sizes, step counts),
 //! the printed routes, the necessity claims, the rules at the winning moment,
-//! and a clean `miauc check --deny warnings`, all on the built binary.
+//! and a clean `miauc check --deny warnings`, all on the built binary; and the
+//! bundled FRAIL levels, whose shortest routes must crumble as they teach.
 
 mod bundled;
 
-use bundled::{field, miauc, pack};
+use bundled::{comment_above, field, miauc, names_number, pack, unallowed_flags};
 
 /// One row of a bible's level table.
 struct Row {
@@ -261,6 +262,14 @@ fn assert_table(path: &str, world_glyph: &str, table: &[Row]) {
             "{id}: {steps} steps is not within 20% of the bible's {}",
             row.steps
         );
+        if steps != row.steps {
+            let comment = comment_above(path, id);
+            assert!(
+                names_number(&comment, row.steps),
+                "{id}: {steps} steps against the bible's {}, and the comment above the level doesn't say why: {comment}",
+                row.steps
+            );
+        }
         let solution = level.check.solution.as_ref().expect("recorded solution");
         assert_eq!(solution.text.len() as u64, steps, "{id}");
         if let Some(route) = row.route {
@@ -354,7 +363,12 @@ fn assert_clean(path: &str, table: &[Row]) {
             "{found:?}"
         );
     }
-    assert!(!out.contains("flags"), "a level has a flag:\n{out}");
+    for line in out.lines().filter(|l| l.contains(": solved in ")) {
+        assert!(
+            unallowed_flags(line).is_empty(),
+            "a flag not allowed: {line}"
+        );
+    }
 }
 
 #[test]
@@ -402,5 +416,79 @@ fn tidewater_bridges_need_a_sunk_word() {
         let (code, out, _) = miauc(&["solve", TIDEWATER, "--level", id, "--no-word-loss"]);
         assert_eq!(code, 1, "{id}: {out}");
         assert_eq!(field(&out, "result"), Some("unsolved"), "{id}: {out}");
+    }
+}
+
+/// Every bundled level with crumbling planks is won, on its shortest route,
+/// by the crumbling it teaches: replaying the solver's route shows each
+/// leftover of the level's `frail` statement happen (`DRIFT -> WATER` in
+/// one-plank-each; `SAND -> SHOAL` and then `SHOAL -> WATER` in two-tides).
+#[test]
+fn frail_levels_win_by_crumbling() {
+    let mut checked = Vec::new();
+    for path in [
+        "packs/machine-room.miau",
+        CRATE_WORKS,
+        TIDEWATER,
+        "packs/crossword.miau",
+        "packs/clockwork.miau",
+    ] {
+        for level in pack(path).levels {
+            let Some(frail) = &level.frail else { continue };
+            let id = level.id.text.as_str();
+            let (code, out, err) = miauc(&["solve", path, "--level", id]);
+            assert_eq!(code, 0, "{id}: {out}{err}");
+            assert_eq!(field(&out, "shortest"), Some("proven"), "{id}: {out}");
+            let route = field(&out, "route").expect("a route");
+            let (code, replay, err) = miauc(&["replay", path, "--level", id, "--moves", route]);
+            assert_eq!(code, 0, "{id}: {replay}{err}");
+            assert!(replay.ends_with(&format!("result: won in {} turns\n", route.len())));
+            assert!(
+                !frail.leaves.is_empty(),
+                "{id}: a frail level names its leftovers"
+            );
+            for (from, to) in &frail.leaves {
+                let event = format!("{} crumbled into {}", from.text, to.text);
+                assert!(
+                    replay.lines().any(|l| l.trim_start().starts_with(&event)),
+                    "{id}: the shortest route {route} never shows `{event}`:\n{replay}"
+                );
+            }
+            checked.push(id.to_owned());
+        }
+    }
+    assert_eq!(checked, ["one-plank-each", "two-tides"]);
+}
+
+/// The claims that say each level's mechanism matters, each
+/// proven: `check --format json` lists the claim's search, and it ran out of
+/// states without a win (every win makes the event happen).
+#[test]
+fn event_claims_are_proven() {
+    const MACHINE_ROOM: &str = "packs/machine-room.miau";
+    const CLOCKWORK: &str = "packs/clockwork.miau";
+    for (path, id, claim) in [
+        // tidewater.md: UNSOLVED if no crab or cat may be lost.
+        (TIDEWATER, "one-for-the-tide", "must-lose MIAU CRAB"),
+        (MACHINE_ROOM, "one-plank-each", "must-crumble DRIFT"),
+        // The second crossing: a shoal must crumble into water.
+        (MACHINE_ROOM, "two-tides", "must-crumble SHOAL"),
+        (MACHINE_ROOM, "door-stop", "must-press amber"),
+        // crate-works.md's hand-off: the crate presses as a YOU, not pushed.
+        (MACHINE_ROOM, "hand-off", "forbid CRATE IS YOU"),
+        (MACHINE_ROOM, "hand-off", "must-press amber"),
+        (MACHINE_ROOM, "jam", "must-press amber"),
+        (MACHINE_ROOM, "two-circuits", "must-press amber"),
+        (MACHINE_ROOM, "two-circuits", "must-press teal"),
+        (CLOCKWORK, "mouse-keeps-time", "must-push-word"),
+        (CLOCKWORK, "wind-it-up", "must-push-word"),
+        (CLOCKWORK, "key-and-door", "must-pair"),
+        (CLOCKWORK, "any-wall-will-do", "must-pair"),
+        (CLOCKWORK, "let-the-mouse-in", "must-pair"),
+    ] {
+        let (code, out, err) = miauc(&["check", path, "--level", id, "--format", "json"]);
+        assert_eq!(code, 0, "{id}: {out}{err}");
+        let proof = format!(r#"{{"search":"{claim}","result":"unsolved","#);
+        assert!(out.contains(&proof), "{id}: no proof of {claim}: {out}");
     }
 }

@@ -35,8 +35,9 @@ pub fn apply(pack: &Pack, diags: &mut [Diagnostic]) {
 /// statements go. A pack-wide one (a world of three levels while it is
 /// drafted) offers "Allow world-level-count (M335) in the pack": an `allow`
 /// after the pack header's last statement. The title names what is allowed,
-/// so the actions of two diagnostics at one place read apart.
-fn offer_allow_fix(pack: &Pack, d: &mut Diagnostic) {
+/// so the actions of two diagnostics at one place read apart. Stage 4 offers
+/// it too, on the findings that an allowance answers (M430).
+pub fn offer_allow_fix(pack: &Pack, d: &mut Diagnostic) {
     if !matches!(d.severity, Severity::Warning | Severity::Info) {
         return;
     }

@@ -10,6 +10,9 @@ use crate::solver::{Limits, Progress, Shortest, Verdict};
 use crate::span::Span;
 use std::sync::atomic::AtomicBool;
 
+mod events;
+pub use events::{forbidden_events, with_claim_fix, wrong_code};
+
 /// How a recorded route fares on the engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Replay {
@@ -96,34 +99,36 @@ fn budget_of(level: &Level, options: Options) -> u64 {
     level.check.solver_budget.unwrap_or(options.budget).max(1)
 }
 
-struct Ctx<'a> {
-    pack: &'a Pack,
-    level: &'a Level,
-    game: Game,
-    budget: u64,
-    memory: usize,
-    jobs: usize,
-    cancel: &'a AtomicBool,
-    report: LevelReport,
+/// What every check of one level shares: the level, its engine, its
+/// budget and the report the checks fill.
+pub(super) struct Ctx<'a> {
+    pub(super) pack: &'a Pack,
+    pub(super) level: &'a Level,
+    pub(super) game: Game,
+    pub(super) budget: u64,
+    pub(super) memory: usize,
+    pub(super) jobs: usize,
+    pub(super) cancel: &'a AtomicBool,
+    pub(super) report: LevelReport,
 }
 
 impl Ctx<'_> {
-    fn id(&self) -> &str {
+    pub(super) fn id(&self) -> &str {
         &self.level.id.text
     }
 
-    fn diag(&self, code: &str, span: Span, message: String) -> Diagnostic {
+    pub(super) fn diag(&self, code: &str, span: Span, message: String) -> Diagnostic {
         let mut d = Diagnostic::new(code, span, message).with_level(self.id());
         apply_allowance(self.pack, &mut d);
         d
     }
 
-    fn push(&mut self, d: Diagnostic) {
+    pub(super) fn push(&mut self, d: Diagnostic) {
         self.report.diagnostics.push(d);
     }
 
     /// Runs one search and records its figures.
-    fn search(
+    pub(super) fn search(
         &mut self,
         kind: SearchKind,
         constraints: Constraints,
@@ -201,7 +206,7 @@ impl Ctx<'_> {
         )
     }
 
-    fn limit(&mut self, kind: &SearchKind, consequence: &str) {
+    pub(super) fn limit(&mut self, kind: &SearchKind, consequence: &str) {
         let f = self.report.searches.last().map_or(0, |f| f.expanded);
         let d = self.diag(
             "M402",
@@ -217,7 +222,7 @@ impl Ctx<'_> {
         self.push(d);
     }
 
-    fn text(&self, route: &[u8]) -> String {
+    pub(super) fn text(&self, route: &[u8]) -> String {
         let inputs = if self.game.automata.is_empty() {
             &Input::MOVES[..]
         } else {
@@ -232,8 +237,8 @@ impl Ctx<'_> {
         route_text(inputs, route)
     }
 
-    /// M419: the search behind a `must-break` or `must-lose-word` claim
-    /// reached its budget.
+    /// M419: the search behind a `must-break`, `must-lose-word` or event
+    /// claim reached its budget.
     fn unproven(&mut self, span: Span, claim: &str, search: &str) {
         let n = self.report.searches.last().map_or(0, |f| f.expanded);
         let d = self.diag(
@@ -249,7 +254,7 @@ impl Ctx<'_> {
         self.push(d);
     }
 
-    fn rules_list(&self, rules: &[String]) -> String {
+    pub(super) fn rules_list(&self, rules: &[String]) -> String {
         if rules.is_empty() {
             "none".into()
         } else {
@@ -301,7 +306,21 @@ pub fn check_level(
     }
     must_form(&mut cx, progress);
     claims(&mut cx, progress);
+    events::event_claims(&mut cx, progress);
+    lesson_and_room(&mut cx, &best.text, progress);
     finish(cx)
+}
+
+/// The checks of what the level teaches, once the claims are judged:
+/// lesson coverage (M430), then how much room the level leaves (M431).
+fn lesson_and_room(cx: &mut Ctx<'_>, route: &str, progress: &mut dyn FnMut(Progress)) {
+    super::lesson::coverage(cx, progress);
+    if !cx.report.cancelled {
+        super::narrow::narrow(cx, progress);
+    }
+    if !cx.report.cancelled {
+        super::narrow::forced_opening(cx, route, progress);
+    }
 }
 
 /// The level's recorded solution, if any, and where to report on it.

@@ -1,21 +1,31 @@
-//! Stage 4: the check (`diagnostics.md` §5, M401–M420).
+//! Stage 4: the check (`diagnostics.md` §5, M401–M426).
 //!
 //! Per level, in the order of note D: replay the recorded solution (M410,
 //! microseconds), the plain solve (M401, M402, M405, M406, M411, M412), then
 //! the searches that matter only for a level that solves: words frozen
 //! (M403), hands-off (M404), no rule change (M407), one forbid search per
 //! `must-form` entry (M408, M409), one keep search per `must-break` entry
-//! (M417, M419) and the no-word-loss search for `must-lose-word` (M418,
-//! M419); then the pack-wide M414, M415 and M416.
+//! (M417, M419), the no-word-loss search for `must-lose-word` (M418,
+//! M419) and one search per claim over events, forbidding its event
+//! (`must-lose`, `must-crumble`, …: M421–M426, M419); then the pack-wide
+//! M414, M415 and M416.
 //! No I/O: the shell reads files, prints, and owns the cancel flag.
 
 mod cause;
+mod lesson;
 mod level;
+mod narrow;
 mod report;
 
+pub use lesson::{Mechanic, introduced};
 pub(crate) use level::steps;
-pub use level::{Replay, check_level, replay_route, rules_at_win};
-pub use report::{LevelReport, SearchFigures, SearchKind, shortest_json, shortest_text};
+pub use level::{
+    Replay, check_level, forbidden_events, replay_route, rules_at_win, with_claim_fix, wrong_code,
+};
+pub use narrow::NARROW_BELOW;
+pub use report::{
+    Coverage, LessonResult, LevelReport, SearchFigures, SearchKind, shortest_json, shortest_text,
+};
 
 use crate::diag::{Diagnostic, Severity, lookup};
 use crate::model::{Allowance, Pack};
@@ -179,6 +189,8 @@ pub fn flag_name(code: &str) -> Option<&'static str> {
         "M406" => "WON-AT-START",
         "M407" => "SKIPPABLE",
         "M412" => "WON-WHILE-OVERLAPPING",
+        "M430" => "LESSON-SKIPPABLE",
+        "M431" => "NARROW",
         _ => return None,
     })
 }

@@ -20,6 +20,16 @@ pub enum SearchKind {
     Keep(String),
     /// No word is destroyed (`must-lose-word`).
     NoWordLoss,
+    /// A mechanic the level introduces never acts (lesson coverage, M430),
+    /// by its name (`FRAIL`).
+    Lesson(String),
+    /// Every state reachable from reset, a win ending a route (M431).
+    WholeSpace,
+    /// A win whose move at step `n` (1-based) of the shortest route is
+    /// another (M431: whether the opening is forced).
+    Opening(usize),
+    /// A claim's event never happens (`must-lose MIAU`, …): the claim as written.
+    Happen(String),
 }
 
 impl SearchKind {
@@ -33,6 +43,10 @@ impl SearchKind {
             SearchKind::Forbid(r) => format!("must-form proof for {r}"),
             SearchKind::Keep(r) => format!("must-break proof for {r}"),
             SearchKind::NoWordLoss => "must-lose-word proof".into(),
+            SearchKind::Lesson(m) => format!("lesson coverage search for {m}"),
+            SearchKind::WholeSpace => "count of the whole space".into(),
+            SearchKind::Opening(n) => format!("search for another move at step {n}"),
+            SearchKind::Happen(c) => format!("{c} proof"),
         }
     }
 
@@ -46,6 +60,10 @@ impl SearchKind {
             SearchKind::Forbid(r) => format!("forbid {r}"),
             SearchKind::Keep(r) => format!("keep {r}"),
             SearchKind::NoWordLoss => "no-word-loss".into(),
+            SearchKind::Lesson(m) => format!("lesson {m}"),
+            SearchKind::WholeSpace => "whole-space".into(),
+            SearchKind::Opening(n) => format!("opening {n}"),
+            SearchKind::Happen(c) => c.clone(),
         }
     }
 }
@@ -79,6 +97,39 @@ impl SearchFigures {
     }
 }
 
+/// What the lesson coverage search found for one mechanic (M430).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coverage {
+    /// Every win makes the mechanic act: the search ran out of states.
+    Covered,
+    /// A win in which the mechanic never acts (M430 gives the route).
+    Skippable,
+    /// The search stopped at its budget: nothing is proven (M402).
+    Unproven,
+}
+
+impl Coverage {
+    /// `covered`, `skippable` or `unproven`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Coverage::Covered => "covered",
+            Coverage::Skippable => "skippable",
+            Coverage::Unproven => "unproven",
+        }
+    }
+}
+
+/// One mechanic's lesson coverage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonResult {
+    /// The mechanic as the level writes it: `FRAIL`, `PLATE and GATE`.
+    pub mechanic: String,
+    /// What its search found.
+    pub coverage: Coverage,
+    /// For [`Coverage::Skippable`], the winning route the search found.
+    pub route: Option<String>,
+}
+
 /// The check result of one level.
 #[derive(Debug, Clone, Default)]
 pub struct LevelReport {
@@ -96,6 +147,9 @@ pub struct LevelReport {
     pub rules_at_win: Vec<String>,
     /// Every search that ran, in order.
     pub searches: Vec<SearchFigures>,
+    /// Lesson coverage: each mechanic the level introduces, in order, and
+    /// what its search found.
+    pub lessons: Vec<LessonResult>,
     /// Stage 4 diagnostics for the level, allowances applied.
     pub diagnostics: Vec<Diagnostic>,
     /// Every search that ran came to an answer (none stopped at LIMIT or was

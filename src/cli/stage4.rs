@@ -610,6 +610,14 @@ fn print(
                     line.push_str(&format!(", shortest {shortest}"));
                 }
                 line.push_str(&states_line(&r.searches));
+                if !r.lessons.is_empty() {
+                    let lessons: Vec<String> = r
+                        .lessons
+                        .iter()
+                        .map(|l| format!("{} {}", l.mechanic, l.coverage.as_str()))
+                        .collect();
+                    line.push_str(&format!(", lessons {}", lessons.join(", ")));
+                }
                 let f = flags(r);
                 if !f.is_empty() {
                     line.push_str(&format!(", flags {}", f.join(" ")));
@@ -644,6 +652,11 @@ fn print(
                     "shortest": r.shortest_range().map(|(f, l)| check::shortest_json(f, l)),
                     "rulesAtWin": r.rules_at_win,
                     "flags": flags(r),
+                    "lessons": r.lessons.iter().map(|l| serde_json::json!({
+                        "mechanic": l.mechanic,
+                        "result": l.coverage.as_str(),
+                        "route": l.route,
+                    })).collect::<Vec<_>>(),
                     "searches": searches,
                 });
                 let _ = writeln!(out, "{v}");

@@ -207,6 +207,13 @@ impl Game {
         x.alive().then_some((x.x(), x.y()))
     }
 
+    /// The noun of thing `e` (or text of a word) in a state's packed words
+    /// ([`State::words`]), or `None` once it is removed.
+    pub fn noun_in(words: &[u32], e: EntId) -> Option<Tok> {
+        let x = Ent::from_word(*words.get(usize::from(e))?);
+        x.alive().then_some(x.noun())
+    }
+
     /// The current noun of a thing (or text of a word), or `None` once removed.
     pub fn noun(&self, s: &State, e: EntId) -> Option<Tok> {
         let x = s.ent(e as usize);

@@ -8,6 +8,7 @@
 mod contacts;
 pub mod events;
 mod game;
+mod layers;
 mod mechanics;
 mod movement;
 mod parse;

@@ -271,11 +271,13 @@ impl Game {
     /// or, when the move is refused by the edge or by a STOP thing met
     /// before any PUSH thing in the target cell, the rejection `plan` gives
     /// (§5.1; the level has no gates and no pairs). `None` when the turn
-    /// is neither: it needs the full turn.
+    /// is neither: it needs the full turn. With `detail`, the mover's own
+    /// move is the turn's one event, as the full turn would report it.
     fn plain_walk(
         &self,
         input: Input,
         sc: &Scratch,
+        detail: bool,
         rep: &mut TurnReport,
         out: &mut Vec<u32>,
     ) -> Option<Result<(), Rejection>> {
@@ -322,7 +324,17 @@ impl Game {
             // Entering an occupied cell changes what WIN and GOAL see.
             return None;
         }
+        let from = (e.x(), e.y());
         e.set_cell(x as u8, y as u8);
+        if detail {
+            rep.moved.push(Moved {
+                id: walk.mover,
+                from,
+                to: (e.x(), e.y()),
+                by: By::Player,
+                pushed: false,
+            });
+        }
         let base = out.len();
         out.extend_from_slice(&t0.words);
         out[base + mover] = e.pack();
@@ -469,8 +481,8 @@ impl Game {
             return r;
         }
         sc.walked = None;
-        if !detail && sc.t0.rejected.is_none() {
-            if let Some(result) = self.plain_walk(input, sc, rep, out) {
+        if sc.t0.rejected.is_none() {
+            if let Some(result) = self.plain_walk(input, sc, detail, rep, out) {
                 if result.is_ok() {
                     sc.walked = sc.t0.walk.map(|w| w.mover);
                 }

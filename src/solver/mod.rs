@@ -12,7 +12,10 @@
 //!   search keeps what it has seen and the layers it has yet to expand.
 //! - [`level`]: the engine as a [`Space`] under stage 4's constraints
 //!   (words frozen, hands-off, no rule change, forbid, keep, require, no
-//!   word loss), and which search a level gets ([`level::search_level`]).
+//!   word loss, forbidden events: [`EventFilter`]), and which search a
+//!   level gets ([`level::search_level`]). A search that forbids an event
+//!   steps its turns with their event lists and runs over moves unless the
+//!   event can't happen in the push search's levels.
 //! - [`deadlock`]: the dead states of sealed GOAL-only levels, a PUSH
 //!   thing that no push can ever bring to a GOAL cell; the move search
 //!   drops them there.
@@ -130,6 +133,8 @@ pub mod satisfice;
 pub mod shorten;
 pub mod subsets;
 pub mod visited;
+
+pub use level::{Constraints, DestroyCause, EventFilter};
 
 use crossbeam_utils::CachePadded;
 use frontier::{Frontier, Layer};

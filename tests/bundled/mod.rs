@@ -36,3 +36,47 @@ pub fn pack(path: &str) -> Pack {
         .pack
         .expect("the bundled pack compiles")
 }
+
+/// The comment lines right above `level <id> {` in a bundled pack's source,
+/// joined: where a level says why it differs from its world bible.
+pub fn comment_above(path: &str, id: &str) -> String {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .expect("bundled pack");
+    let head = format!("level {id} {{");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == head)
+        .unwrap_or_else(|| panic!("{path}: no `{head}`"));
+    let mut comment: Vec<&str> = lines[..at]
+        .iter()
+        .rev()
+        .map_while(|l| l.strip_prefix("//"))
+        .collect();
+    comment.reverse();
+    comment.join(" ")
+}
+
+/// Whether `text` names the number `n` as a whole number (not inside 117).
+pub fn names_number(text: &str, n: u64) -> bool {
+    text.split(|c: char| !c.is_ascii_digit())
+        .any(|t| t.parse() == Ok(n))
+}
+
+/// The flags of a `check --verbose` level line that its author did not allow,
+/// leaving out NARROW: an info about how much room the level gives, which a
+/// world may keep (`flags BYPASS (allowed) NARROW` gives none).
+pub fn unallowed_flags(line: &str) -> Vec<String> {
+    let Some((_, flags)) = line.split_once(", flags ") else {
+        return Vec::new();
+    };
+    let tokens: Vec<&str> = flags.split(' ').collect();
+    let mut out = Vec::new();
+    for (i, flag) in tokens.iter().enumerate() {
+        let allowed = tokens.get(i + 1) == Some(&"(allowed)");
+        if *flag != "(allowed)" && *flag != "NARROW" && !allowed {
+            out.push((*flag).to_string());
+        }
+    }
+    out
+}

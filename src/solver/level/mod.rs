@@ -1,9 +1,14 @@
 //! The engine as a search space: a level's turn function with the pruning of
 //! each stage 4 search (`diagnostics.md` §5.1 note A, `rules.md` §10.4–10.5).
 
+#[cfg(test)]
+mod event_tests;
+mod events;
 mod solve;
 #[cfg(test)]
 mod tests;
+
+pub use events::{DestroyCause, EventFilter};
 
 pub use solve::{
     SATISFICE_AFTER, SATISFICE_FIRST, SATISFICE_FIRST_MOVES, SATISFICE_PROBE,
@@ -14,6 +19,7 @@ use super::deadlock::DeadCells;
 use super::pushes::PushSpace;
 use super::{Space, Turn};
 use crate::engine::{Game, Input, Scratch, State, Tok, TurnReport};
+use events::Forbidden;
 use std::cell::{Cell, RefCell};
 
 /// Which turns a search discards. The default prunes nothing (the plain solve).
@@ -36,6 +42,10 @@ pub struct Constraints {
     pub require: Vec<(Tok, Tok)>,
     /// No word may be destroyed.
     pub no_word_loss: bool,
+    /// Events no turn may make happen ([`EventFilter`]): the claims over
+    /// what happens (`must-lose`, `must-crumble`, …) and the lesson
+    /// checks search with their event forbidden.
+    pub forbid_events: Vec<EventFilter>,
 }
 
 /// A search node is the engine state's packed words, followed, when the
@@ -59,6 +69,10 @@ pub struct LevelSpace<'g> {
     /// Whether the start itself is dead: then a plain walk's successor is
     /// dead too and must be tested like any other.
     start_dead: bool,
+    /// The forbidden events, resolved against the level.
+    forbidden: Forbidden,
+    /// Whether turns are stepped with their event lists.
+    detail: bool,
 }
 
 impl<'g> LevelSpace<'g> {
@@ -78,6 +92,8 @@ impl<'g> LevelSpace<'g> {
             .filter(|&i| game.ents[i].word)
             .map(|i| i as u16)
             .collect();
+        let forbidden = Forbidden::new(game, &constraints.forbid_events);
+        let detail = forbidden.needs_detail();
         LevelSpace {
             game,
             start,
@@ -89,6 +105,8 @@ impl<'g> LevelSpace<'g> {
             entered: Cell::new(false),
             dead,
             start_dead,
+            forbidden,
+            detail,
         }
     }
 
@@ -135,10 +153,14 @@ impl<'g> LevelSpace<'g> {
 
     /// The push search's view of this level, where it applies
     /// ([`super::pushes`]): the level is in the dead-state fragment and the
-    /// constraints exclude nothing there.
+    /// constraints exclude nothing there. A forbidden push or GOAL filled
+    /// can happen there and the push search has no turn reports to see
+    /// them, so such a search runs over moves.
     pub fn push_space(&self) -> Option<PushSpace<'g>> {
         let dead = self.dead.as_ref()?;
-        if !vacuous(&self.constraints, &self.reset_rules) {
+        if !vacuous(&self.constraints, &self.reset_rules)
+            || !self.forbidden.vacuous_in_push_fragment()
+        {
             return None;
         }
         let rules = self.game.rules(&self.start);
@@ -180,8 +202,11 @@ impl Space for LevelSpace<'_> {
     fn enter(&self, from: &[u32]) {
         let state = self.state_words(from);
         let mut buffers = self.scratch.borrow_mut();
-        self.entered
-            .set(self.game.prepare(state, &mut buffers.0).is_ok());
+        let ok = self.game.prepare(state, &mut buffers.0).is_ok();
+        self.entered.set(ok);
+        if ok && !self.forbidden.is_empty() {
+            self.forbidden.enter(self.game, state);
+        }
     }
 
     fn step(&self, from: &[u32], action: usize, out: &mut Vec<u32>) -> Option<Turn> {
@@ -200,7 +225,7 @@ impl Space for LevelSpace<'_> {
         let (sc, report) = &mut *buffers;
         let at = out.len();
         self.game
-            .step_prepared(input, sc, false, report, out)
+            .step_prepared(input, sc, self.detail, report, out)
             .ok()?;
         let mut pruned = report.lost_control && !report.won;
         pruned |= c.words_frozen && report.word_moved;
@@ -222,6 +247,11 @@ impl Space for LevelSpace<'_> {
             .any(|r| report.broken.binary_search(r).is_ok());
         if c.no_word_loss && !pruned {
             pruned = self.live_words(&out[at..]) < self.live_words(state);
+        }
+        if !pruned && !self.forbidden.is_empty() {
+            pruned = self
+                .forbidden
+                .happened(self.game, report, state, &out[at..]);
         }
         // A dead state is dropped (`deadlock`: no win follows it). A plain
         // walk moves no PUSH thing, so its successor is as dead as the state
