@@ -156,6 +156,12 @@ pub fn strip(mut p: Pack) -> Pack {
         for m in c.must_form.iter_mut().chain(c.must_break.iter_mut()) {
             m.span = z;
         }
+        for claim in &mut c.must_happen {
+            claim.span = z;
+            for a in &mut claim.args {
+                a.span = z;
+            }
+        }
         if let Some(s) = &mut c.solution {
             s.span = z;
         }
