@@ -9,7 +9,7 @@
 //! No I/O here: the shell reads the files and prints the text.
 
 use crate::diag;
-use crate::model::{Allowance, Introduces, Level, Pack};
+use crate::model::{Allowance, EventClaim, EventClaimKind, Introduces, Level, Pack};
 
 /// One pack to list, with the path it was read from (shown as its source).
 #[derive(Debug, Clone, Copy)]
@@ -125,7 +125,8 @@ fn flags(level: &Level) -> String {
 }
 
 /// The necessity claims `check` proves, one per statement: rules every win
-/// forms, rules every win breaks, and whether every win loses a word.
+/// forms, rules every win breaks, whether every win loses a word, and what
+/// every win makes happen.
 fn proofs(level: &Level) -> String {
     let meta = &level.check;
     let form = meta
@@ -140,10 +141,32 @@ fn proofs(level: &Level) -> String {
         .must_lose_word
         .iter()
         .map(|_| "must lose a word".to_string());
+    let happen = meta.must_happen.iter().map(claim_phrase);
     form.chain(break_)
         .chain(lose)
+        .chain(happen)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A claim over events in words: `must lose MIAU or CRAB`.
+fn claim_phrase(claim: &EventClaim) -> String {
+    let args: Vec<String> = claim.args.iter().map(|a| format!("`{}`", a.text)).collect();
+    let or = |any: &str| {
+        if args.is_empty() {
+            any.to_string()
+        } else {
+            args.join(" or ")
+        }
+    };
+    match claim.kind {
+        EventClaimKind::Lose => format!("must lose {}", or("a thing")),
+        EventClaimKind::Crumble => format!("must crumble {}", or("a thing")),
+        EventClaimKind::Become => format!("must become {}", or("a thing")),
+        EventClaimKind::Press => format!("must press {}", or("a plate")),
+        EventClaimKind::Pair => "must open a pair".to_string(),
+        EventClaimKind::PushWord => "an automaton must push a word".to_string(),
+    }
 }
 
 /// A Markdown table row.
@@ -190,6 +213,9 @@ level one {
   must-form  "FLAG IS WIN"
   must-break "MIAU IS YOU"
   must-lose-word
+  must-lose  MIAU FLAG
+  must-press amber
+  must-pair
   allow      M403 "The walk is the lesson."
   allow      skippable "Nothing to break."
   board {
@@ -221,7 +247,7 @@ level two {
         );
         assert_eq!(
             lines[2],
-            "| 🔧 Pipes \\| wires | `one` | First \\| last | required | `MIAU`, `FLAG`, walking | 2 | bypass, skippable | must form `FLAG IS WIN`, must break `MIAU IS YOU`, must lose a word |"
+            "| 🔧 Pipes \\| wires | `one` | First \\| last | required | `MIAU`, `FLAG`, walking | 2 | bypass, skippable | must form `FLAG IS WIN`, must break `MIAU IS YOU`, must lose a word, must lose `MIAU` or `FLAG`, must press `amber`, must open a pair |"
         );
         // A level that says nothing more than its title still has all eight cells.
         assert_eq!(

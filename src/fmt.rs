@@ -316,12 +316,13 @@ impl<'a> Printer<'a> {
             L::MustForm(_) => 7,
             L::MustBreak(_) => 8,
             L::MustLoseWord => 9,
-            L::Budget(_) => 10,
-            L::Allow(_) => 11,
-            L::Terrain(_) => 12,
-            L::Automaton(_) => 13,
-            L::Pair(_) => 14,
-            L::Frail(_) => 15,
+            L::MustHappen(..) => 10,
+            L::Budget(_) => 11,
+            L::Allow(_) => 12,
+            L::Terrain(_) => 13,
+            L::Automaton(_) => 14,
+            L::Pair(_) => 15,
+            L::Frail(_) => 16,
         };
         let mut stmts: Vec<&LevelStmt> = l.stmts.iter().collect();
         stmts.sort_by_key(|s| rank(&s.kind));
@@ -337,6 +338,7 @@ impl<'a> Printer<'a> {
                 L::MustForm(v) => ("must-form", quote(&v.value)),
                 L::MustBreak(v) => ("must-break", quote(&v.value)),
                 L::MustLoseWord => ("must-lose-word", String::new()),
+                L::MustHappen(kind, args) => (kind.keyword(), idents(args)),
                 L::Budget(n) => ("budget", n.value.to_string()),
                 L::Allow(a) => ("allow", allow(a)),
                 L::Terrain(ws) => ("terrain", idents(ws)),
@@ -370,7 +372,8 @@ impl<'a> Printer<'a> {
                     ("frail", r.join(", "))
                 }
             };
-            // `must-lose-word` takes no argument: no trailing space.
+            // `must-lose-word`, `must-pair` and `must-push-word` take no
+            // argument: no trailing space.
             let text = format!("{kw:<10} {rest}");
             self.line(1, s.span.start, text.trim_end());
         }

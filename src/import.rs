@@ -359,6 +359,10 @@ fn level_block(level: &Level, legend: &Legend, out: &mut String) {
     if check.must_lose_word.is_some() {
         rows.push(("must-lose-word", String::new()));
     }
+    for c in &check.must_happen {
+        let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+        rows.push((c.kind.keyword(), args.join(" ")));
+    }
     if let Some(b) = check.solver_budget {
         rows.push(("budget", b.to_string()));
     }

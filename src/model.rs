@@ -222,12 +222,120 @@ pub struct CheckMeta {
     /// `mustLoseWord`: every win destroys a word, proven by a no-word-loss
     /// search. The name's span is the statement's.
     pub must_lose_word: Option<Named>,
+    /// `mustHappen`: claims over what happens (`must-lose MIAU CRAB`,
+    /// `must-crumble`, …), each proven by a search that forbids its event.
+    pub must_happen: Vec<EventClaim>,
     /// `solverBudget`: the solver's state budget.
     pub solver_budget: Option<u64>,
     /// `solution`: the recorded route, `U D L R W`.
     pub solution: Option<Named>,
     /// `steps`: the recorded length of the shortest route.
     pub steps: Option<u64>,
+}
+
+/// What a claim over events says every win makes happen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventClaimKind {
+    /// `must-lose NOUN…`: a thing of one of the nouns is lost (destroyed
+    /// by SINK, DEFEAT or a pair, crumbled, or transformed into another noun).
+    Lose,
+    /// `must-crumble [NOUN…]`: a FRAIL thing (of one of the nouns) crumbles.
+    Crumble,
+    /// `must-become NOUN…`: a thing is transformed into one of the nouns.
+    Become,
+    /// `must-press [CHANNEL…]`: a plate (of one of the channels) is
+    /// pressed and opens its gate.
+    Press,
+    /// `must-pair`: a pair's two things meet and are destroyed.
+    Pair,
+    /// `must-push-word`: an automaton's thing pushes a word tile.
+    PushWord,
+}
+
+/// What a claim over events takes after its keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimArgs {
+    /// One noun or more.
+    Nouns,
+    /// Any number of nouns, none meaning any.
+    SomeNouns,
+    /// Any number of channels, none meaning any.
+    Channels,
+    /// Nothing.
+    Nothing,
+}
+
+impl EventClaimKind {
+    /// Every kind, in the canonical order of their statements.
+    pub const ALL: [EventClaimKind; 6] = [
+        EventClaimKind::Lose,
+        EventClaimKind::Crumble,
+        EventClaimKind::Become,
+        EventClaimKind::Press,
+        EventClaimKind::Pair,
+        EventClaimKind::PushWord,
+    ];
+
+    /// The statement's keyword (`must-lose`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            EventClaimKind::Lose => "must-lose",
+            EventClaimKind::Crumble => "must-crumble",
+            EventClaimKind::Become => "must-become",
+            EventClaimKind::Press => "must-press",
+            EventClaimKind::Pair => "must-pair",
+            EventClaimKind::PushWord => "must-push-word",
+        }
+    }
+
+    /// The kind of a statement keyword.
+    pub fn of_keyword(keyword: &str) -> Option<EventClaimKind> {
+        Self::ALL.into_iter().find(|k| k.keyword() == keyword)
+    }
+
+    /// The event's name in pack JSON's `mustHappen` (`lose`).
+    pub fn event(self) -> &'static str {
+        &self.keyword()["must-".len()..]
+    }
+
+    /// The kind of a `mustHappen` event name.
+    pub fn of_event(event: &str) -> Option<EventClaimKind> {
+        Self::ALL.into_iter().find(|k| k.event() == event)
+    }
+
+    /// What the statement takes after its keyword.
+    pub fn args(self) -> ClaimArgs {
+        match self {
+            EventClaimKind::Lose | EventClaimKind::Become => ClaimArgs::Nouns,
+            EventClaimKind::Crumble => ClaimArgs::SomeNouns,
+            EventClaimKind::Press => ClaimArgs::Channels,
+            EventClaimKind::Pair | EventClaimKind::PushWord => ClaimArgs::Nothing,
+        }
+    }
+}
+
+/// A claim over events: every win makes the event happen, proven by a
+/// search that forbids it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventClaim {
+    /// Which event.
+    pub kind: EventClaimKind,
+    /// Its nouns or channels as written (empty: any, where allowed).
+    pub args: Vec<Named>,
+    /// The statement's span.
+    pub span: Span,
+}
+
+impl EventClaim {
+    /// The statement as written canonically (`must-lose MIAU CRAB`).
+    pub fn statement(&self) -> String {
+        let mut out = self.kind.keyword().to_string();
+        for a in &self.args {
+            out.push(' ');
+            out.push_str(&a.text);
+        }
+        out
+    }
 }
 
 /// The reason the "Allow … in level" fix writes, for the author to replace:

@@ -779,6 +779,42 @@ fn human_output_is_quiet_and_sums_up() {
     );
 }
 
+const EVENTS: &str = "tests/fixtures/check/events.miau";
+
+/// Each claim over what happens holds on a level whose every win makes its
+/// event happen, and is wrong, with its own code and a route that avoids
+/// the event, on the same level with a shortcut.
+#[test]
+fn claims_over_events_are_proven_or_wrong_with_a_route() {
+    let found = codes(EVENTS);
+    let claims = ["M421", "M422", "M423", "M424", "M425", "M426", "M419"];
+    for (level, code) in [
+        ("ferry", "M421"),
+        ("plank", "M422"),
+        ("bloom", "M423"),
+        ("gatehouse", "M424"),
+        ("lock", "M425"),
+        ("courier", "M426"),
+    ] {
+        let of = |l: &str| -> Vec<&str> {
+            found
+                .iter()
+                .filter(|(x, c)| x == l && claims.contains(&c.as_str()))
+                .map(|(_, c)| c.as_str())
+                .collect()
+        };
+        assert_eq!(of(level), Vec::<&str>::new(), "{level}: {found:?}");
+        assert_eq!(of(&format!("{level}-wrong")), vec![code], "{found:?}");
+    }
+    let (_, out, _) = miauc(&["check", EVENTS, "--format", "concise", "--jobs", "1"]);
+    let wrong: String = out
+        .lines()
+        .filter(|l| claims.iter().any(|c| l.contains(&format!("[{c} "))))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    insta::assert_snapshot!("check_events_wrong_claims", wrong);
+}
+
 #[test]
 fn unknown_level_is_named_before_any_pack_diagnostic() {
     let (code, out, err) = miauc(&["check", CLAIMS, "--level", "lowtide"]);

@@ -54,6 +54,10 @@ fn level(n: usize) -> impl Strategy<Value = Vec<Line>> {
         "steps 5".to_string(),
         "must-form \"MIAU IS YOU\"".to_string(),
         "must-form \"ROCK IS WIN\"".to_string(),
+        "must-lose MIAU CRAB".to_string(),
+        "must-crumble".to_string(),
+        "must-press amber".to_string(),
+        "must-push-word".to_string(),
         "budget 1000".to_string(),
         "allow bypass \"Pure Sokoban.\"".to_string(),
         "terrain WALL".to_string(),
@@ -62,8 +66,8 @@ fn level(n: usize) -> impl Strategy<Value = Vec<Line>> {
         "frail SAND -> SHOAL, SHOAL -> WATER".to_string(),
     ];
     (
-        proptest::sample::subsequence(stmts, 0..=14).prop_shuffle(),
-        proptest::collection::vec((0usize..5, any::<Option<u8>>()), 14),
+        proptest::sample::subsequence(stmts, 0..=18).prop_shuffle(),
+        proptest::collection::vec((0usize..5, any::<Option<u8>>()), 18),
         1usize..5,
         1usize..6,
         proptest::collection::vec((0usize..CELLS.len(), 1usize..4), 30),

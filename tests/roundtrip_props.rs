@@ -5,8 +5,8 @@ use miau::compile::build_source;
 use miau::import::{to_miau, with_compiler_ids};
 use miau::json::to_json;
 use miau::model::{
-    Allowance, Automaton, CheckMeta, Frail, Kind, Level, Named, Object, Pack, Pair, PaletteEntry,
-    Step,
+    Allowance, Automaton, CheckMeta, EventClaim, EventClaimKind, Frail, Kind, Level, Named, Object,
+    Pack, Pair, PaletteEntry, Step,
 };
 use proptest::prelude::*;
 
@@ -33,6 +33,18 @@ fn cell() -> impl Strategy<Value = Vec<(Kind, String, bool, Option<String>)>> {
     ]
 }
 
+/// What a claim over events of `kind` names in the generated levels.
+fn claim_args(kind: EventClaimKind) -> Vec<Named> {
+    let names: &[&str] = match kind {
+        EventClaimKind::Lose => &["ROCK"],
+        EventClaimKind::Crumble => &["SAND"],
+        EventClaimKind::Become => &["FLAG", "ROCK"],
+        EventClaimKind::Press => &["amber"],
+        EventClaimKind::Pair | EventClaimKind::PushWord => &[],
+    };
+    names.iter().map(|n| Named::new(*n)).collect()
+}
+
 fn level(index: usize) -> impl Strategy<Value = Level> {
     (1u32..6, 1u32..5).prop_flat_map(move |(w, h)| {
         (
@@ -43,95 +55,112 @@ fn level(index: usize) -> impl Strategy<Value = Level> {
             prop::bool::ANY,
             prop::bool::ANY,
             prop::option::of("[a-z ]{1,20}"),
+            prop::bool::ANY,
         )
-            .prop_map(move |(cells, solution, steps, tick, pair, frail, hint)| {
-                let mut objects = Vec::new();
-                for (k, parts) in cells.into_iter().enumerate() {
-                    let (x, y) = (k as u32 % w, k as u32 / w);
-                    // A stack fixes all its words or none (M113): follow the first word.
-                    let fixed = parts
-                        .iter()
-                        .find(|p| p.0 == Kind::Word)
-                        .is_some_and(|p| p.2);
-                    let mut seen_words = Vec::new();
-                    for (kind, text, _, channel) in parts {
-                        if kind == Kind::Word {
-                            if seen_words.contains(&text) {
-                                continue; // a stack names a word once (M112)
+            .prop_map(
+                move |(cells, solution, steps, tick, pair, frail, hint, claims)| {
+                    let mut objects = Vec::new();
+                    for (k, parts) in cells.into_iter().enumerate() {
+                        let (x, y) = (k as u32 % w, k as u32 / w);
+                        // A stack fixes all its words or none (M113): follow the first word.
+                        let fixed = parts
+                            .iter()
+                            .find(|p| p.0 == Kind::Word)
+                            .is_some_and(|p| p.2);
+                        let mut seen_words = Vec::new();
+                        for (kind, text, _, channel) in parts {
+                            if kind == Kind::Word {
+                                if seen_words.contains(&text) {
+                                    continue; // a stack names a word once (M112)
+                                }
+                                seen_words.push(text.clone());
                             }
-                            seen_words.push(text.clone());
+                            objects.push(Object {
+                                kind,
+                                fixed: kind == Kind::Word && fixed,
+                                text,
+                                x,
+                                y,
+                                channel,
+                                ..Default::default()
+                            });
                         }
-                        objects.push(Object {
-                            kind,
-                            fixed: kind == Kind::Word && fixed,
-                            text,
-                            x,
-                            y,
-                            channel,
-                            ..Default::default()
-                        });
                     }
-                }
-                let automata = if tick {
-                    vec![Automaton {
-                        id: Named::new("walker"),
-                        subject: Some(Named::new("ROCK")),
-                        property: Named::new("TICK"),
-                        phase: Some(0),
-                        pattern: vec![Step::Move(1, 0), Step::Wait],
-                        ..Default::default()
-                    }]
-                } else {
-                    Vec::new()
-                };
-                let pairs = if pair {
-                    vec![Pair {
-                        words: vec![Named::new("OPEN"), Named::new("SHUT")],
-                        effect: "destroy-both".into(),
-                        enter: true,
-                        ..Default::default()
-                    }]
-                } else {
-                    Vec::new()
-                };
-                Level {
-                    id: Named::new(format!("level-{index}")),
-                    title: Some(format!("Level {index}")),
-                    hint,
-                    width: w,
-                    height: h,
-                    automata,
-                    pairs,
-                    frail: frail.then(|| Frail {
-                        leaves: vec![(Named::new("SAND"), Named::new("WATER"))],
-                        ..Default::default()
-                    }),
-                    check: CheckMeta {
-                        solution: solution.map(Named::new),
-                        steps,
-                        // Two entries: import writes one statement per rule.
-                        must_form: if pair {
-                            vec![Named::new("ROCK IS PUSH"), Named::new("ROCK IS WIN")]
-                        } else {
-                            Vec::new()
-                        },
-                        must_break: if tick {
-                            vec![Named::new("ROCK IS STOP"), Named::new("WALL IS STOP")]
-                        } else {
-                            Vec::new()
-                        },
-                        must_lose_word: frail.then(|| Named::new("must-lose-word")),
-                        allow: vec![Allowance {
-                            code: Named::new("M326"),
-                            reason: "Wide on purpose.".into(),
+                    let automata = if tick {
+                        vec![Automaton {
+                            id: Named::new("walker"),
+                            subject: Some(Named::new("ROCK")),
+                            property: Named::new("TICK"),
+                            phase: Some(0),
+                            pattern: vec![Step::Move(1, 0), Step::Wait],
                             ..Default::default()
-                        }],
+                        }]
+                    } else {
+                        Vec::new()
+                    };
+                    let pairs = if pair {
+                        vec![Pair {
+                            words: vec![Named::new("OPEN"), Named::new("SHUT")],
+                            effect: "destroy-both".into(),
+                            enter: true,
+                            ..Default::default()
+                        }]
+                    } else {
+                        Vec::new()
+                    };
+                    Level {
+                        id: Named::new(format!("level-{index}")),
+                        title: Some(format!("Level {index}")),
+                        hint,
+                        width: w,
+                        height: h,
+                        automata,
+                        pairs,
+                        frail: frail.then(|| Frail {
+                            leaves: vec![(Named::new("SAND"), Named::new("WATER"))],
+                            ..Default::default()
+                        }),
+                        check: CheckMeta {
+                            solution: solution.map(Named::new),
+                            steps,
+                            // Two entries: import writes one statement per rule.
+                            must_form: if pair {
+                                vec![Named::new("ROCK IS PUSH"), Named::new("ROCK IS WIN")]
+                            } else {
+                                Vec::new()
+                            },
+                            must_break: if tick {
+                                vec![Named::new("ROCK IS STOP"), Named::new("WALL IS STOP")]
+                            } else {
+                                Vec::new()
+                            },
+                            must_lose_word: frail.then(|| Named::new("must-lose-word")),
+                            // One claim of each kind: each statement is written
+                            // back as its keyword and nouns or channels.
+                            must_happen: if claims {
+                                EventClaimKind::ALL
+                                    .iter()
+                                    .map(|&kind| EventClaim {
+                                        kind,
+                                        args: claim_args(kind),
+                                        span: Default::default(),
+                                    })
+                                    .collect()
+                            } else {
+                                Vec::new()
+                            },
+                            allow: vec![Allowance {
+                                code: Named::new("M326"),
+                                reason: "Wide on purpose.".into(),
+                                ..Default::default()
+                            }],
+                            ..Default::default()
+                        },
+                        objects,
                         ..Default::default()
-                    },
-                    objects,
-                    ..Default::default()
-                }
-            })
+                    }
+                },
+            )
     })
 }
 

@@ -11,7 +11,8 @@
 const STATEMENT_KEYWORDS = [
   'name', 'version', 'engine', 'rules', 'world', 'vocabulary', 'title',
   'category', 'introduces', 'reuses', 'hint', 'solution', 'steps',
-  'must-form', 'must-break', 'must-lose-word', 'budget', 'allow', 'terrain', 'automaton', 'pair', 'frail',
+  'must-form', 'must-break', 'must-lose-word', 'must-lose', 'must-crumble', 'must-become',
+  'must-press', 'must-pair', 'must-push-word', 'budget', 'allow', 'terrain', 'automaton', 'pair', 'frail',
 ];
 
 module.exports = grammar({

@@ -10,6 +10,9 @@ use crate::solver::{Limits, Progress, Shortest, Verdict};
 use crate::span::Span;
 use std::sync::atomic::AtomicBool;
 
+mod events;
+pub use events::{forbidden_events, with_claim_fix, wrong_code};
+
 /// How a recorded route fares on the engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Replay {
@@ -234,8 +237,8 @@ impl Ctx<'_> {
         route_text(inputs, route)
     }
 
-    /// M419: the search behind a `must-break` or `must-lose-word` claim
-    /// reached its budget.
+    /// M419: the search behind a `must-break`, `must-lose-word` or event
+    /// claim reached its budget.
     fn unproven(&mut self, span: Span, claim: &str, search: &str) {
         let n = self.report.searches.last().map_or(0, |f| f.expanded);
         let d = self.diag(
@@ -303,6 +306,7 @@ pub fn check_level(
     }
     must_form(&mut cx, progress);
     claims(&mut cx, progress);
+    events::event_claims(&mut cx, progress);
     lesson_and_room(&mut cx, &best.text, progress);
     finish(cx)
 }

@@ -5,10 +5,12 @@
 //! the searches that matter only for a level that solves: words frozen
 //! (M403), hands-off (M404), no rule change (M407), one forbid search per
 //! `must-form` entry (M408, M409), one keep search per `must-break` entry
-//! (M417, M419) and the no-word-loss search for `must-lose-word` (M418,
-//! M419); then lesson coverage, one search per mechanic the level
-//! introduces (M430), and how much room the level leaves (M431); then the
-//! pack-wide M414, M415 and M416.
+//! (M417, M419), the no-word-loss search for `must-lose-word` (M418,
+//! M419) and one search per claim over events, forbidding its event
+//! (`must-lose`, `must-crumble`, …: M421–M426, M419); then lesson
+//! coverage, one search per mechanic the level introduces (M430), and how
+//! much room the level leaves (M431); then the pack-wide M414, M415 and
+//! M416.
 //! No I/O: the shell reads files, prints, and owns the cancel flag.
 
 mod cause;
@@ -19,7 +21,9 @@ mod report;
 
 pub use lesson::{Mechanic, introduced};
 pub(crate) use level::steps;
-pub use level::{Replay, check_level, replay_route, rules_at_win};
+pub use level::{
+    Replay, check_level, forbidden_events, replay_route, rules_at_win, with_claim_fix, wrong_code,
+};
 pub use narrow::NARROW_BELOW;
 pub use report::{
     Coverage, LessonResult, LevelReport, SearchFigures, SearchKind, shortest_json, shortest_text,

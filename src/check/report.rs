@@ -20,6 +20,8 @@ pub enum SearchKind {
     Keep(String),
     /// No word is destroyed (`must-lose-word`).
     NoWordLoss,
+    /// A claim's event never happens (`must-lose MIAU`, …): the claim as written.
+    Happen(String),
     /// A mechanic the level introduces never acts (lesson coverage, M430),
     /// by its name (`FRAIL`).
     Lesson(String),
@@ -41,6 +43,7 @@ impl SearchKind {
             SearchKind::Forbid(r) => format!("must-form proof for {r}"),
             SearchKind::Keep(r) => format!("must-break proof for {r}"),
             SearchKind::NoWordLoss => "must-lose-word proof".into(),
+            SearchKind::Happen(c) => format!("{c} proof"),
             SearchKind::Lesson(m) => format!("lesson coverage search for {m}"),
             SearchKind::WholeSpace => "count of the whole space".into(),
             SearchKind::Opening(n) => format!("search for another move at step {n}"),
@@ -57,6 +60,7 @@ impl SearchKind {
             SearchKind::Forbid(r) => format!("forbid {r}"),
             SearchKind::Keep(r) => format!("keep {r}"),
             SearchKind::NoWordLoss => "no-word-loss".into(),
+            SearchKind::Happen(c) => c.clone(),
             SearchKind::Lesson(m) => format!("lesson {m}"),
             SearchKind::WholeSpace => "whole-space".into(),
             SearchKind::Opening(n) => format!("opening {n}"),

@@ -628,6 +628,36 @@ pub const CATALOGUE: &[CodeInfo] = &[
         severity: Severity::Info,
     },
     CodeInfo {
+        code: "M421",
+        name: "must-lose-avoidable",
+        severity: Severity::Error,
+    },
+    CodeInfo {
+        code: "M422",
+        name: "must-crumble-avoidable",
+        severity: Severity::Error,
+    },
+    CodeInfo {
+        code: "M423",
+        name: "must-become-avoidable",
+        severity: Severity::Error,
+    },
+    CodeInfo {
+        code: "M424",
+        name: "must-press-avoidable",
+        severity: Severity::Error,
+    },
+    CodeInfo {
+        code: "M425",
+        name: "must-pair-avoidable",
+        severity: Severity::Error,
+    },
+    CodeInfo {
+        code: "M426",
+        name: "must-push-word-avoidable",
+        severity: Severity::Error,
+    },
+    CodeInfo {
         code: "M430",
         name: "lesson-skippable",
         severity: Severity::Warning,

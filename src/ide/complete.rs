@@ -207,6 +207,8 @@ fn level_stmt(a: &Analysis, i: usize, tokens: &[&str], in_string: bool, out: &mu
             }
         }
         "allow" if tokens.len() == 1 => codes(out),
+        "must-lose" | "must-crumble" | "must-become" => nouns(a, out),
+        "must-press" => out.values(crate::model::CHANNELS, "channel"),
         _ => {}
     }
 }

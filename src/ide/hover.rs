@@ -5,7 +5,7 @@ use crate::analysis::board::{LevelCtx, WordClass, extent};
 use crate::analysis::pins::Pins;
 use crate::analysis::reset::Axis;
 use crate::analysis::words::NounSet;
-use crate::model::Kind;
+use crate::model::{EventClaimKind, Kind};
 use crate::span::Span;
 use crate::syntax::ast::LevelStmtKind;
 use std::collections::BTreeMap;
@@ -487,6 +487,7 @@ fn statement_meaning(kind: &LevelStmtKind) -> (&'static str, &'static str) {
             "must-lose-word",
             "Every win destroys at least one word: `check` proves the level unsolvable when no word may be lost.",
         ),
+        LevelStmtKind::MustHappen(kind, _) => (kind.keyword(), claim_meaning(*kind)),
         LevelStmtKind::Budget(_) => (
             "budget",
             "The solver's state budget for this level (states expanded before LIMIT).",
@@ -511,6 +512,30 @@ fn statement_meaning(kind: &LevelStmtKind) -> (&'static str, &'static str) {
             "frail",
             "What each FRAIL noun leaves behind when it crumbles (`frail DRIFT -> WATER`); a noun without a leftover disappears.",
         ),
+    }
+}
+
+/// What a claim over events says, as `docs/language.md` lists it.
+fn claim_meaning(kind: EventClaimKind) -> &'static str {
+    match kind {
+        EventClaimKind::Lose => {
+            "Every win loses a thing of one of these nouns (sunk, defeated, destroyed by a pair, crumbled or transformed): `check` proves the level unsolvable while none may be lost."
+        }
+        EventClaimKind::Crumble => {
+            "Every win makes a FRAIL thing crumble (of one of these nouns, when named): `check` proves the level unsolvable while nothing may crumble."
+        }
+        EventClaimKind::Become => {
+            "Every win transforms a thing into one of these nouns: `check` proves the level unsolvable while no thing may become one."
+        }
+        EventClaimKind::Press => {
+            "Every win presses a plate that opens its gate (on one of these channels, when named): `check` proves the level unsolvable while no such gate may open."
+        }
+        EventClaimKind::Pair => {
+            "Every win makes a pair's two things meet and destroy each other: `check` proves the level unsolvable while no pair may meet."
+        }
+        EventClaimKind::PushWord => {
+            "Every win has an automaton's thing push a word: `check` proves the level unsolvable while no automaton may push one."
+        }
     }
 }
 

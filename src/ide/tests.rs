@@ -320,6 +320,20 @@ fn completions_by_context() {
     let b = Analysis::new(&text, 1 << 20);
     let off = at(&text, "pattern \"L", 0) + 10;
     insta::assert_snapshot!("completions_in_a_pattern", show_completions(&b, &text, off));
+    // After a claim's keyword: channels for `must-press`, nouns for `must-lose`.
+    let text = TRAP.replace(
+        "  solution \"RRR\"\n",
+        "  must-press amber\n  must-lose DOOR\n",
+    );
+    let c = Analysis::new(&text, 1 << 20);
+    insta::assert_snapshot!(
+        "completions_of_a_claim_channel",
+        show_completions(&c, &text, at(&text, "must-press amber", 0) + 11)
+    );
+    insta::assert_snapshot!(
+        "completions_of_a_claim_noun",
+        show_completions(&c, &text, at(&text, "must-lose DOOR", 0) + 10)
+    );
 }
 
 #[test]
@@ -616,6 +630,8 @@ level walk {
   category required
   allow    skippable \"the walk is the lesson\"
   must-lose-word
+  must-lose MIAU
+  must-press amber
 
   board {
     MIAU IS YOU . FLAG IS WIN
@@ -633,6 +649,8 @@ level walk {
             ("required", 0),
             ("category", 0),
             ("must-lose-word", 0),
+            ("must-lose MIAU", 0),
+            ("must-press", 0),
         ],
     );
     insta::assert_snapshot!(hovers);

@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 use crate::diag;
 use crate::model::{
-    Allowance, Automaton, CheckMeta, Introduces, Kind, Level, Object, Pack, Pair, Step,
+    Allowance, Automaton, CheckMeta, EventClaim, Introduces, Kind, Level, Object, Pack, Pair, Step,
 };
 
 /// Write the canonical pack JSON of `pack`.
@@ -267,6 +267,10 @@ fn insert_check(m: &mut Map<String, Value>, check: &CheckMeta) {
     if check.must_lose_word.is_some() {
         m.insert("mustLoseWord".into(), json!(true));
     }
+    if !check.must_happen.is_empty() {
+        let list: Vec<Value> = check.must_happen.iter().map(claim_value).collect();
+        m.insert("mustHappen".into(), Value::Array(list));
+    }
     if let Some(b) = check.solver_budget {
         m.insert("solverBudget".into(), json!(b));
     }
@@ -276,6 +280,17 @@ fn insert_check(m: &mut Map<String, Value>, check: &CheckMeta) {
     if let Some(s) = check.steps {
         m.insert("steps".into(), json!(s));
     }
+}
+
+/// A claim over events: `event`, then `of` when it names anything.
+fn claim_value(c: &EventClaim) -> Value {
+    let mut cm = Map::new();
+    cm.insert("event".into(), json!(c.kind.event()));
+    if !c.args.is_empty() {
+        let of: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+        cm.insert("of".into(), json!(of));
+    }
+    Value::Object(cm)
 }
 
 /// An object record: `kind`, its word or noun, place and id, then `fixed` and

@@ -1,6 +1,7 @@
 use super::*;
 use crate::model::{
-    Automaton, CheckMeta, Frail, GlossaryEntry, Named, Object, Pair, PaletteEntry, World,
+    Automaton, CheckMeta, EventClaim, EventClaimKind, Frail, GlossaryEntry, Named, Object, Pair,
+    PaletteEntry, World,
 };
 use proptest::prelude::*;
 
@@ -232,6 +233,13 @@ fn level() -> impl Strategy<Value = Level> {
             proptest::option::of(1u64..100),
             proptest::collection::vec(named(text()), 0..2),
             any::<bool>(),
+            proptest::collection::vec(
+                (
+                    proptest::sample::select(EventClaimKind::ALL.to_vec()),
+                    proptest::collection::vec(named(token()), 0..3),
+                ),
+                0..3,
+            ),
         );
         (
             meta,
@@ -252,6 +260,7 @@ fn level() -> impl Strategy<Value = Level> {
                     steps,
                     must_break,
                     lose,
+                    happen,
                 ) = check;
                 // Keep leaves keys distinct: JSON maps can't repeat a key.
                 let frail = frail.map(|mut leaves| {
@@ -304,6 +313,14 @@ fn level() -> impl Strategy<Value = Level> {
                         must_form,
                         must_break,
                         must_lose_word: lose.then(|| Named::new("must-lose-word")),
+                        must_happen: happen
+                            .into_iter()
+                            .map(|(kind, args)| EventClaim {
+                                kind,
+                                args,
+                                span: Span::default(),
+                            })
+                            .collect(),
                         solver_budget: budget,
                         solution,
                         steps,

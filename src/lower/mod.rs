@@ -17,7 +17,7 @@ mod keys;
 use std::collections::{HashMap, HashSet};
 
 use crate::diag::Diagnostic;
-use crate::model::{self, Kind, Named};
+use crate::model::{self, EventClaim, Kind, Named};
 use crate::span::Span;
 use crate::syntax::ast::{self, Item, LevelStmtKind, Listed, PackStmtKind, Part};
 use keys::{cell_part_spans, m109, m110};
@@ -387,6 +387,7 @@ fn level_statements(l: &ast::Level, out: &mut model::Level, diags: &mut Vec<Diag
             s.kind,
             LevelStmtKind::MustForm(_)
                 | LevelStmtKind::MustBreak(_)
+                | LevelStmtKind::MustHappen(..)
                 | LevelStmtKind::Allow(_)
                 | LevelStmtKind::Automaton(_)
                 | LevelStmtKind::Pair(_)
@@ -425,6 +426,11 @@ fn level_statements(l: &ast::Level, out: &mut model::Level, diags: &mut Vec<Diag
                     span: s.span,
                 })
             }
+            LevelStmtKind::MustHappen(kind, args) => c.must_happen.push(EventClaim {
+                kind: *kind,
+                args: args.iter().map(named).collect(),
+                span: s.span,
+            }),
             LevelStmtKind::Allow(a) => {
                 let al = allowance(a, s.span);
                 match crate::diag::lookup(&a.code.text).map(|i| i.code) {

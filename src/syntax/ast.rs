@@ -276,6 +276,9 @@ pub enum LevelStmtKind {
     MustBreak(Str),
     /// `must-lose-word`: every win destroys a word.
     MustLoseWord,
+    /// A claim over events (`must-lose MIAU CRAB`, `must-pair`, …;
+    /// repeatable): its kind and its nouns or channels.
+    MustHappen(crate::model::EventClaimKind, Vec<Ident>),
     /// `budget <n>`.
     Budget(Num),
     /// `allow CODE-OR-NAME "reason"` (repeatable).

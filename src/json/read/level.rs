@@ -5,7 +5,9 @@ use serde_json::{Map, Value};
 
 use super::super::{is_bypass, is_hands_off};
 use super::{At, Reader};
-use crate::model::{Allowance, CheckMeta, Introduces, Kind, Level, Named, Object};
+use crate::model::{
+    Allowance, CheckMeta, EventClaim, EventClaimKind, Introduces, Kind, Level, Named, Object,
+};
 use crate::span::Span;
 use crate::validate::limits;
 
@@ -29,6 +31,7 @@ const LEVEL_KEYS: &[&str] = &[
     "mustForm",
     "mustBreak",
     "mustLoseWord",
+    "mustHappen",
     "solverBudget",
     "solution",
     "steps",
@@ -36,6 +39,37 @@ const LEVEL_KEYS: &[&str] = &[
 ];
 
 impl Reader {
+    /// `mustHappen`: claims over events, each `{"event": "lose", "of":
+    /// ["MIAU"]}` (`of` left out when the claim names nothing).
+    fn must_happen(&mut self, v: Option<&Value>, at: &At<'_>) -> Vec<EventClaim> {
+        let expected = "a list of claims like {\"event\": \"lose\", \"of\": [\"MIAU\"]}";
+        let Some(list) = v.and_then(|v| self.array(v, at, expected)) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, item) in list.iter().enumerate() {
+            let at = at.index(i);
+            let Value::Object(claim) = item else {
+                self.wrong_type(&at, expected);
+                continue;
+            };
+            self.unsupported(claim, &["event", "of"], &at);
+            let event = self.string(claim.get("event"), &at.key("event"));
+            let Some(kind) = event.as_deref().and_then(EventClaimKind::of_event) else {
+                let events: Vec<&str> = EventClaimKind::ALL.iter().map(|k| k.event()).collect();
+                self.wrong_type(&at.key("event"), &format!("one of {}", events.join(", ")));
+                continue;
+            };
+            let args = self.words(claim.get("of"), &at.key("of"), "a list of words", false);
+            out.push(EventClaim {
+                kind,
+                args,
+                span: Span::default(),
+            });
+        }
+        out
+    }
+
     fn introduces(&mut self, v: Option<&Value>, at: &At<'_>, key: &str) -> Introduces {
         let Some(v) = v else {
             return Introduces::default();
@@ -276,6 +310,7 @@ impl Reader {
             Some(Value::Bool(true)) => check.must_lose_word = Some(Named::new("must-lose-word")),
             Some(_) => self.wrong_type(&at.key("mustLoseWord"), "true"),
         }
+        check.must_happen = self.must_happen(m.get("mustHappen"), &at.key("mustHappen"));
         if let Some(v) = m.get("solverBudget") {
             match v.as_u64() {
                 Some(n) => check.solver_budget = Some(n),

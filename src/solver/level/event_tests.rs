@@ -184,11 +184,20 @@ fn happens(f: &EventFilter, game: &Game, before: &State, after: &State, r: &Turn
     }
 }
 
+/// What the reference BFS found: the shortest winning route, first in
+/// input order (`None` when nothing wins), and the states it expanded and
+/// stored, which the pruning decides even where nothing wins.
+#[derive(Debug, PartialEq)]
+struct Found {
+    route: Option<String>,
+    expanded: u64,
+    stored: u64,
+}
+
 /// The reference: a plain BFS over whole states, stepped by the reference
 /// engine with detail, pruning a turn that loses control without winning or
-/// makes `filter` happen. The shortest winning route, first in input
-/// order, `None` when nothing wins; `Err` past `cap` states.
-fn naive(game: &Game, filter: &EventFilter, cap: usize) -> Result<Option<String>, ()> {
+/// makes `filter` happen. `Err` past `cap` states.
+fn naive(game: &Game, filter: &EventFilter, cap: usize) -> Result<Found, ()> {
     let (start, _) = game.reset();
     let mut inputs = Input::MOVES.to_vec();
     if !game.automata.is_empty() {
@@ -197,7 +206,9 @@ fn naive(game: &Game, filter: &EventFilter, cap: usize) -> Result<Option<String>
     let mut sc = Scratch::reference();
     let mut seen = HashSet::from([start.clone()]);
     let mut queue = VecDeque::from([(start, String::new())]);
+    let mut expanded = 0;
     while let Some((s, path)) = queue.pop_front() {
+        expanded += 1;
         for &i in &inputs {
             let TurnResult::Accepted { state, report } = game.step_with(&s, i, &mut sc, true)
             else {
@@ -208,7 +219,11 @@ fn naive(game: &Game, filter: &EventFilter, cap: usize) -> Result<Option<String>
             }
             let p = format!("{path}{}", i.letter());
             if report.won {
-                return Ok(Some(p));
+                return Ok(Found {
+                    route: Some(p),
+                    expanded,
+                    stored: seen.len() as u64,
+                });
             }
             if !report.lost_control && seen.insert(state.clone()) {
                 queue.push_back((state, p));
@@ -218,7 +233,11 @@ fn naive(game: &Game, filter: &EventFilter, cap: usize) -> Result<Option<String>
             return Err(());
         }
     }
-    Ok(None)
+    Ok(Found {
+        route: None,
+        expanded,
+        stored: seen.len() as u64,
+    })
 }
 
 /// Cells: a YOU cat, rocks and crates to push, water, crabs, sand, jelly,
@@ -299,18 +318,20 @@ proptest! {
         let cancel = AtomicBool::new(false);
         for jobs in [1, 2] {
             let out = search_space(&space, Limits::default(), None, jobs, &cancel, &mut |_| {});
-            match (&expected, &out.verdict) {
-                (None, Verdict::Unsolved) => {}
-                (Some(route), Verdict::Solved { route: r, .. }) => {
-                    prop_assert_eq!(&route_text(space.inputs(), r), route, "{:?} on\n{}", filter, b);
-                }
-                (e, v) => prop_assert!(false, "reference {e:?}, search {v:?}, {filter:?} on\n{b}"),
+            let found = Found {
+                route: out.verdict.route().map(|r| route_text(space.inputs(), r)),
+                expanded: out.expanded,
+                stored: out.stored,
+            };
+            prop_assert_eq!(&found, &expected, "{:?} on {} threads on\n{}", filter, jobs, b);
+            if found.route.is_none() {
+                prop_assert_eq!(&out.verdict, &Verdict::Unsolved);
             }
         }
         let level = search_level(&game, forbidding(filter), Limits::default(), 1, &cancel, &mut |_| {});
         prop_assert_eq!(
             level.verdict.route().map(|r| r.len()),
-            expected.as_ref().map(String::len),
+            expected.route.as_ref().map(String::len),
             "{:?} on\n{}", filter, b
         );
     }

@@ -105,6 +105,7 @@ impl P<'_> {
                 // Repeatable, or checked in stage 2 (two frail statements are M210).
                 L::MustForm(_)
                 | L::MustBreak(_)
+                | L::MustHappen(..)
                 | L::Allow(_)
                 | L::Automaton(_)
                 | L::Pair(_)

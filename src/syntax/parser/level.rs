@@ -4,6 +4,7 @@ use chumsky::prelude::*;
 
 use super::grammar::{Opt, allow_args, kw, listed, name, names, num, string, tok};
 use super::{Frame, K, LEVEL_BLOCKS, LEVEL_STMTS, P, T};
+use crate::model::{ClaimArgs, EventClaimKind};
 use crate::span::Span;
 use crate::syntax::ast::{AutomatonStmt, LevelStmt, LevelStmtKind as L, PairStmt};
 
@@ -27,6 +28,7 @@ impl P<'_> {
             "must-lose-word" => self
                 .run_grammar(empty(), args, stmt_end)
                 .map(|()| L::MustLoseWord),
+            kw if EventClaimKind::of_keyword(kw).is_some() => self.event_claim(kw, args, stmt_end),
             "category" => self
                 .run_grammar(name("a category"), args, stmt_end)
                 .map(L::Category),
@@ -57,6 +59,23 @@ impl P<'_> {
                 span,
             });
         }
+    }
+
+    /// A claim over events: its keyword, then nouns or channels as the
+    /// kind takes them ([`ClaimArgs`]).
+    fn event_claim(&mut self, keyword: &str, args: &[T], stmt_end: usize) -> Option<L> {
+        let kind = EventClaimKind::of_keyword(keyword)?;
+        let list = match kind.args() {
+            ClaimArgs::Nouns => self.run_grammar(names("a noun"), args, stmt_end),
+            ClaimArgs::SomeNouns => {
+                self.run_grammar(name("a noun").repeated().collect(), args, stmt_end)
+            }
+            ClaimArgs::Channels => {
+                self.run_grammar(name("a channel").repeated().collect(), args, stmt_end)
+            }
+            ClaimArgs::Nothing => self.run_grammar(empty(), args, stmt_end).map(|()| vec![]),
+        };
+        list.map(|list| L::MustHappen(kind, list))
     }
 
     /// `automaton ID property WORD pattern "…"` with `subject` and `phase` optional.
