@@ -270,8 +270,10 @@ fn proven_claim(
 }
 
 /// The nouns of the things (not words) that `cause` destroys along `route`,
-/// each once, in the order they go.
+/// each once, in the order they go; not the SINK things themselves, which
+/// every sinking uses up.
 fn lost_along(game: &Game, route: &str, cause: Cause) -> Vec<String> {
+    let sink = game.tok("SINK").map_or(0, |t| game.vocab.prop_bit(t));
     let (mut state, _) = game.reset();
     let mut nouns: Vec<String> = Vec::new();
     for input in route.chars().filter_map(Input::from_char) {
@@ -282,8 +284,11 @@ fn lost_along(game: &Game, route: &str, cause: Cause) -> Vec<String> {
         else {
             break;
         };
+        let props = game.props(&state);
         for d in report.destroyed.iter().filter(|d| d.cause == cause) {
-            let thing = game.ents.get(usize::from(d.id)).is_some_and(|e| !e.word);
+            let i = usize::from(d.id);
+            let thing = game.ents.get(i).is_some_and(|e| !e.word)
+                && props.get(i).is_some_and(|p| p & sink == 0);
             let noun = game.name(d.what).to_string();
             if thing && !nouns.contains(&noun) {
                 nouns.push(noun);
@@ -323,6 +328,19 @@ mod tests {
         );
         let names: Vec<String> = mechanics.iter().map(|m| m.name(&game)).collect();
         assert_eq!(names, ["PLATE and GATE", "SINK", "FRAIL"]);
+    }
+
+    #[test]
+    fn the_things_a_route_sinks_are_named_once_in_order() {
+        let (_, game) = introducing(
+            "MIAU IS YOU . WATER IS SINK\n@ r r w . f\nROCK IS PUSH . FLAG IS WIN",
+            &["SINK"],
+        );
+        // The front rock sinks with the water on the first push; the water
+        // is used up, so the other rock stays.
+        assert_eq!(lost_along(&game, "RRRR", Cause::Sink), ["ROCK"]);
+        assert!(lost_along(&game, "RRRR", Cause::Defeat).is_empty());
+        assert!(lost_along(&game, "U", Cause::Sink).is_empty());
     }
 
     #[test]
