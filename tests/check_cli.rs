@@ -762,7 +762,9 @@ fn human_output_is_quiet_and_sums_up() {
     assert!(quiet.contains("error[M418]"), "{quiet}");
     assert!(!quiet.contains("M319"), "{quiet}");
     assert!(
-        quiet.ends_with("   |\nchecked 1 level in 1 pack: 1 solved, 1 error, 1 warning\n"),
+        quiet.ends_with(
+            "   |\nchecked 1 level in 1 pack: 1 solved, 1 error, 1 warning (1 info hidden)\n"
+        ),
         "{quiet}"
     );
     // --format concise: one line per diagnostic.
@@ -970,13 +972,14 @@ fn solve_and_check_name_their_state_counts() {
         .find(|l| l.contains("level low-tide: solved"))
         .unwrap_or_else(|| panic!("no level line:\n{check}"));
     // low-tide's check also runs the words-frozen, no-rule-change and
-    // must-break searches: four in all, summed only where it says so.
+    // must-break searches and the lesson coverage of SINK: five in all,
+    // summed only where it says so.
     assert!(
         line.contains(&format!(", states: {states} by solve, ")),
         "solve printed {states:?}; check: {line}"
     );
     assert!(
-        line.ends_with(" expanded by the check's 4 searches"),
+        line.contains(" expanded by the check's 5 searches, lessons SINK skippable"),
         "{line}"
     );
     // JSON: the same names in both commands.
