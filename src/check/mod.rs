@@ -192,7 +192,6 @@ pub fn flag_name(code: &str) -> Option<&'static str> {
         "M407" => "SKIPPABLE",
         "M412" => "WON-WHILE-OVERLAPPING",
         "M430" => "LESSON-SKIPPABLE",
-        "M431" => "NARROW",
         _ => return None,
     })
 }
