@@ -174,6 +174,16 @@ fn the_warning_offers_an_allowance_that_quiets_it() {
         "{:?}",
         fix.edits
     );
+    // The shortest route sinks the rock, so the check tries the claim
+    // `must-lose ROCK`; the walk round keeps the rock, so its search wins
+    // and no claim is offered.
+    let claim = report
+        .searches
+        .iter()
+        .find(|f| f.kind.name() == "must-lose ROCK")
+        .expect("the must-lose ROCK search ran");
+    assert_eq!(claim.result(), "solved");
+    assert!(m430.fixes.iter().all(|f| !f.title.starts_with("Claim")));
     let allowed = text.replace(
         "  title      \"Ford\"\n",
         "  title      \"Ford\"\n  allow      lesson-skippable \"The river is a warm-up: the rock is there for those who see it.\"\n",

@@ -9,8 +9,8 @@
 
 use super::level::{Ctx, rules_at_win, steps};
 use super::report::{Coverage, LessonResult, SearchKind};
-use crate::engine::{Game, Tok};
-use crate::model::Level;
+use crate::engine::{Cause, Game, Input, Tok, TurnResult};
+use crate::model::{EventClaim, EventClaimKind, Level, Named};
 use crate::solver::level::{Constraints, DestroyCause, EventFilter};
 use crate::solver::{Progress, Verdict};
 use crate::span::Span;
@@ -158,7 +158,7 @@ pub fn introduced(level: &Level, game: &Game) -> Vec<(Mechanic, Span)> {
 /// that forbids its event. A win found skips the lesson; a search that runs
 /// out of states proves every win makes the mechanic act; one stopped at
 /// the budget proves nothing (M402). Each outcome goes into the report.
-pub(super) fn coverage(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
+pub(super) fn coverage(cx: &mut Ctx<'_>, shortest: &str, progress: &mut dyn FnMut(Progress)) {
     for (mechanic, span) in introduced(cx.level, &cx.game) {
         if cx.report.cancelled {
             return;
@@ -172,7 +172,7 @@ pub(super) fn coverage(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
         let (coverage, route) = match cx.search(kind.clone(), constraints, progress) {
             Verdict::Solved { route, .. } => {
                 let text = cx.text(&route);
-                skippable(cx, mechanic, span, &text);
+                skippable(cx, mechanic, span, &text, shortest, progress);
                 (Coverage::Skippable, Some(text))
             }
             Verdict::Unsolved => (Coverage::Covered, None),
@@ -190,9 +190,18 @@ pub(super) fn coverage(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
     }
 }
 
-/// M430 at the `introduces` word of `mechanic`: `route` wins while the
-/// mechanic never acts. Fixes: allow it, with a reason to write.
-fn skippable(cx: &mut Ctx<'_>, mechanic: Mechanic, span: Span, text: &str) {
+/// M430 at the `introduces` word of `mechanic`: `text` wins while the
+/// mechanic never acts. Fixes: allow it, with a reason to write, and a
+/// claim of what every win does instead, when its search proves it
+/// ([`proven_claim`], from `shortest`, the level's shortest route).
+fn skippable(
+    cx: &mut Ctx<'_>,
+    mechanic: Mechanic,
+    span: Span,
+    text: &str,
+    shortest: &str,
+    progress: &mut dyn FnMut(Progress),
+) {
     let rules = rules_at_win(&cx.game, text);
     let name = mechanic.name(&cx.game);
     let mut d = cx.diag(
@@ -208,8 +217,86 @@ fn skippable(cx: &mut Ctx<'_>, mechanic: Mechanic, span: Span, text: &str) {
     );
     if d.severity == crate::diag::Severity::Warning {
         crate::analysis::allow::offer_allow_fix(cx.pack, &mut d);
+        if let Some(claim) = proven_claim(cx, mechanic, shortest, progress) {
+            d = crate::check::with_claim_fix(d, cx.level, &claim);
+        }
     }
     cx.push(d);
+}
+
+/// A claim that states what the level's wins have in common when the
+/// mechanic itself can be skipped, proven by its own search: for SINK and
+/// DEFEAT, `must-lose` of the things the shortest route sinks or loses to
+/// DEFEAT (every win then loses one of them, some other way if not so).
+/// Claims of the other mechanics forbid no more than the lesson's own
+/// search, which has just won, so none of them can hold. `None` when the
+/// search wins or stops, and when the level already makes the claim.
+fn proven_claim(
+    cx: &mut Ctx<'_>,
+    mechanic: Mechanic,
+    shortest: &str,
+    progress: &mut dyn FnMut(Progress),
+) -> Option<EventClaim> {
+    let cause = match mechanic {
+        Mechanic::Sink => Cause::Sink,
+        Mechanic::Defeat => Cause::Defeat,
+        _ => return None,
+    };
+    let nouns = lost_along(&cx.game, shortest, cause);
+    if nouns.is_empty() {
+        return None;
+    }
+    let claim = EventClaim {
+        kind: EventClaimKind::Lose,
+        args: nouns.into_iter().map(Named::new).collect(),
+        span: Span::default(),
+    };
+    let statement = claim.statement();
+    let made = cx
+        .level
+        .check
+        .must_happen
+        .iter()
+        .any(|c| c.statement() == statement);
+    if made || cx.report.cancelled {
+        return None;
+    }
+    let constraints = Constraints {
+        forbid_events: crate::check::forbidden_events(&claim),
+        ..Constraints::default()
+    };
+    let verdict = cx.search(SearchKind::Happen(statement), constraints, progress);
+    (verdict == Verdict::Unsolved).then_some(claim)
+}
+
+/// The nouns of the things (not words) that `cause` destroys along `route`,
+/// each once, in the order they go; not the SINK things themselves, which
+/// every sinking uses up.
+fn lost_along(game: &Game, route: &str, cause: Cause) -> Vec<String> {
+    let sink = game.tok("SINK").map_or(0, |t| game.vocab.prop_bit(t));
+    let (mut state, _) = game.reset();
+    let mut nouns: Vec<String> = Vec::new();
+    for input in route.chars().filter_map(Input::from_char) {
+        let TurnResult::Accepted {
+            state: next,
+            report,
+        } = game.step(&state, input)
+        else {
+            break;
+        };
+        let props = game.props(&state);
+        for d in report.destroyed.iter().filter(|d| d.cause == cause) {
+            let i = usize::from(d.id);
+            let thing = game.ents.get(i).is_some_and(|e| !e.word)
+                && props.get(i).is_some_and(|p| p & sink == 0);
+            let noun = game.name(d.what).to_string();
+            if thing && !nouns.contains(&noun) {
+                nouns.push(noun);
+            }
+        }
+        state = next;
+    }
+    nouns
 }
 
 #[cfg(test)]
@@ -241,6 +328,19 @@ mod tests {
         );
         let names: Vec<String> = mechanics.iter().map(|m| m.name(&game)).collect();
         assert_eq!(names, ["PLATE and GATE", "SINK", "FRAIL"]);
+    }
+
+    #[test]
+    fn the_things_a_route_sinks_are_named_once_in_order() {
+        let (_, game) = introducing(
+            "MIAU IS YOU . WATER IS SINK\n@ r r w . f\nROCK IS PUSH . FLAG IS WIN",
+            &["SINK"],
+        );
+        // The front rock sinks with the water on the first push; the water
+        // is used up, so the other rock stays.
+        assert_eq!(lost_along(&game, "RRRR", Cause::Sink), ["ROCK"]);
+        assert!(lost_along(&game, "RRRR", Cause::Defeat).is_empty());
+        assert!(lost_along(&game, "U", Cause::Sink).is_empty());
     }
 
     #[test]

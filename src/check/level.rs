@@ -314,7 +314,7 @@ pub fn check_level(
 /// The checks of what the level teaches, once the claims are judged:
 /// lesson coverage (M430), then how much room the level leaves (M431).
 fn lesson_and_room(cx: &mut Ctx<'_>, route: &str, progress: &mut dyn FnMut(Progress)) {
-    super::lesson::coverage(cx, progress);
+    super::lesson::coverage(cx, route, progress);
     if !cx.report.cancelled {
         super::narrow::narrow(cx, progress);
     }

@@ -1,4 +1,4 @@
-//! Stage 4: the check (`diagnostics.md` §5, M401–M426).
+//! Stage 4: the check (`diagnostics.md` §5, M401–M431).
 //!
 //! Per level, in the order of note D: replay the recorded solution (M410,
 //! microseconds), the plain solve (M401, M402, M405, M406, M411, M412), then
@@ -7,8 +7,10 @@
 //! `must-form` entry (M408, M409), one keep search per `must-break` entry
 //! (M417, M419), the no-word-loss search for `must-lose-word` (M418,
 //! M419) and one search per claim over events, forbidding its event
-//! (`must-lose`, `must-crumble`, …: M421–M426, M419); then the pack-wide
-//! M414, M415 and M416.
+//! (`must-lose`, `must-crumble`, …: M421–M426, M419); then lesson
+//! coverage, one search per mechanic the level introduces (M430), and how
+//! much room the level leaves (M431); then the pack-wide M414, M415 and
+//! M416.
 //! No I/O: the shell reads files, prints, and owns the cancel flag.
 
 mod cause;
@@ -190,7 +192,6 @@ pub fn flag_name(code: &str) -> Option<&'static str> {
         "M407" => "SKIPPABLE",
         "M412" => "WON-WHILE-OVERLAPPING",
         "M430" => "LESSON-SKIPPABLE",
-        "M431" => "NARROW",
         _ => return None,
     })
 }

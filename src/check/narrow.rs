@@ -2,9 +2,9 @@
 //! to try. Two measures, each an info:
 //!
 //! - **Narrow**: the states a player can reach without the lesson, counted
-//!   by a search that ran out of them (a claim's proof or a lesson's
-//!   coverage), or the whole level's, are fewer than [`NARROW_BELOW`]. A
-//!   player who hasn't seen the idea finds the way by trying everything.
+//!   by a claim's proof that ran out of them, or the whole level's, are
+//!   fewer than [`NARROW_BELOW`]. A player who hasn't seen the idea finds
+//!   the way by trying everything.
 //! - **Forced**: the shortest route's first move is the only one after
 //!   which the level can still be won: every other move is rejected or
 //!   leaves the level unwinnable. The message counts how many moves in a
@@ -143,8 +143,11 @@ fn record(
     (out.verdict, out.stored)
 }
 
-/// Whether a search explores the level without its lesson: a claim's proof
-/// or a lesson's coverage, not the solve or the searches every level gets.
+/// Whether a search explores the level without its lesson: a claim's
+/// proof, not the solve or the searches every level gets. A lesson's
+/// coverage search doesn't count: a mechanic such as an automaton acts on
+/// every turn whatever the player does, so its space says nothing of the
+/// player's room.
 fn without_lesson(kind: &SearchKind) -> bool {
     !matches!(
         kind,
@@ -152,6 +155,7 @@ fn without_lesson(kind: &SearchKind) -> bool {
             | SearchKind::WordsFrozen
             | SearchKind::HandsOff
             | SearchKind::NoRuleChange
+            | SearchKind::Lesson(_)
             | SearchKind::WholeSpace
             | SearchKind::Opening(_)
     )
@@ -215,6 +219,9 @@ pub(super) fn forced_opening(cx: &mut Ctx<'_>, route: &str, progress: &mut dyn F
         let Some(barred) = actions.iter().position(|&a| a == input) else {
             break;
         };
+        if undone(cx, &state, &actions, input) {
+            break;
+        }
         let space = Detour {
             inner: LevelSpace::new(&cx.game, Constraints::default()),
             from: state.words().to_vec(),
@@ -289,4 +296,24 @@ fn alternatives(cx: &Ctx<'_>, state: &State, actions: &[Input], taken: Input) ->
         parts.push(format!("{} {verb} the level unwinnable", list(&losing)));
     }
     parts.join("; ")
+}
+
+/// Whether some move from `state` other than `taken` can be undone by the
+/// next one, back to `state`: then it loses nothing, and no search is
+/// needed to know the move isn't forced (a step aside and back, on most
+/// levels).
+fn undone(cx: &Ctx<'_>, state: &State, actions: &[Input], taken: Input) -> bool {
+    let mut sc = Scratch::default();
+    actions.iter().filter(|&&a| a != taken).any(|&a| {
+        let TurnResult::Accepted { state: aside, .. } = cx.game.step_with(state, a, &mut sc, false)
+        else {
+            return false;
+        };
+        actions.iter().any(|&b| {
+            matches!(
+                cx.game.step_with(&aside, b, &mut sc, false),
+                TurnResult::Accepted { state: back, .. } if back == *state
+            )
+        })
+    })
 }

@@ -20,6 +20,8 @@ pub enum SearchKind {
     Keep(String),
     /// No word is destroyed (`must-lose-word`).
     NoWordLoss,
+    /// A claim's event never happens (`must-lose MIAU`, …): the claim as written.
+    Happen(String),
     /// A mechanic the level introduces never acts (lesson coverage, M430),
     /// by its name (`FRAIL`).
     Lesson(String),
@@ -28,8 +30,6 @@ pub enum SearchKind {
     /// A win whose move at step `n` (1-based) of the shortest route is
     /// another (M431: whether the opening is forced).
     Opening(usize),
-    /// A claim's event never happens (`must-lose MIAU`, …): the claim as written.
-    Happen(String),
 }
 
 impl SearchKind {
@@ -43,10 +43,10 @@ impl SearchKind {
             SearchKind::Forbid(r) => format!("must-form proof for {r}"),
             SearchKind::Keep(r) => format!("must-break proof for {r}"),
             SearchKind::NoWordLoss => "must-lose-word proof".into(),
+            SearchKind::Happen(c) => format!("{c} proof"),
             SearchKind::Lesson(m) => format!("lesson coverage search for {m}"),
             SearchKind::WholeSpace => "count of the whole space".into(),
             SearchKind::Opening(n) => format!("search for another move at step {n}"),
-            SearchKind::Happen(c) => format!("{c} proof"),
         }
     }
 
@@ -60,10 +60,10 @@ impl SearchKind {
             SearchKind::Forbid(r) => format!("forbid {r}"),
             SearchKind::Keep(r) => format!("keep {r}"),
             SearchKind::NoWordLoss => "no-word-loss".into(),
+            SearchKind::Happen(c) => c.clone(),
             SearchKind::Lesson(m) => format!("lesson {m}"),
             SearchKind::WholeSpace => "whole-space".into(),
             SearchKind::Opening(n) => format!("opening {n}"),
-            SearchKind::Happen(c) => c.clone(),
         }
     }
 }

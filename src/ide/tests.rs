@@ -453,6 +453,34 @@ fn check_runs_stage_4() {
     assert!(check_level(&a, "nope", &no).is_none());
 }
 
+/// The editor's check shows a lesson that can be skipped (M430) like the
+/// other flags: a failing check whose summary is the warning, at the
+/// `introduces` word, with the route and the fix that allows it.
+#[test]
+fn check_shows_a_skippable_lesson_at_its_introduces_word() {
+    let text = include_str!("../../tests/fixtures/lessons/held-out.miau");
+    let no = std::sync::atomic::AtomicBool::new(false);
+    let a = Analysis::new(text, 1 << 20);
+    let out = check_level(&a, "ford", &no).unwrap();
+    assert!(!out.passed);
+    assert!(
+        out.summary
+            .starts_with("M430 lesson-skippable: Level ford introduces SINK"),
+        "{}",
+        out.summary
+    );
+    let d = out.diagnostics.iter().find(|d| d.code() == "M430").unwrap();
+    let at = at(text, "introduces SINK", 0) + "introduces ".len();
+    assert_eq!(d.span.start as usize, at, "{d:?}");
+    assert!(
+        d.fixes
+            .iter()
+            .any(|f| f.title.starts_with("Allow lesson-skippable"))
+    );
+    let fixed = check_level(&a, "ford-fixed", &no).unwrap();
+    assert!(fixed.diagnostics.iter().all(|d| d.code() != "M430"));
+}
+
 #[test]
 fn cache_reuses_unchanged_levels() {
     let cache = Cache::new();
