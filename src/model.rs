@@ -675,6 +675,7 @@ impl Shift for Level {
             must_form,
             must_break,
             must_lose_word,
+            must_happen,
             solver_budget: _,
             solution,
             steps: _,
@@ -697,6 +698,7 @@ impl Shift for Level {
         must_form.shift(m);
         must_break.shift(m);
         must_lose_word.shift(m);
+        must_happen.shift(m);
         solution.shift(m);
         objects.shift(m);
         span.shift(m);
@@ -707,6 +709,18 @@ impl Shift for Level {
 impl Shift for Named {
     fn shift(&mut self, m: Move) {
         self.span.shift(m);
+    }
+}
+
+impl Shift for EventClaim {
+    fn shift(&mut self, m: Move) {
+        let EventClaim {
+            kind: _,
+            args,
+            span,
+        } = self;
+        args.shift(m);
+        span.shift(m);
     }
 }
 

@@ -393,7 +393,7 @@ fn level_and_shard_select_levels() {
 fn clockwork_proof_level_passes_and_is_hands_off() {
     let (code, out, _) = miauc(&[
         "check",
-        "packs/machine-room.miau",
+        "packs/clockwork.miau",
         "--level",
         "mouse-keeps-time",
         "--verbose",
@@ -457,7 +457,7 @@ fn solve_prints_the_published_routes() {
         ("packs/machine-room.miau", "door-stop", "LURRURDDURRRRRR"),
         ("packs/machine-room.miau", "hand-off", "LUDLURRRRRURRRR"),
         ("packs/machine-room.miau", "jam", "RRRRRRR"),
-        ("packs/machine-room.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
+        ("packs/clockwork.miau", "mouse-keeps-time", "DRRRRRRRRRR"),
     ] {
         let (code, out, err) = miauc(&["solve", file, "--level", level]);
         assert_eq!(code, 0, "{level}: {out}{err}");
@@ -749,7 +749,7 @@ fn human_output_is_quiet_and_sums_up() {
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.lines().count(), 1, "{out}");
     assert!(
-        out.starts_with("checked 6 levels in 1 pack: 6 solved, 0 errors, 0 warnings ("),
+        out.starts_with("checked 9 levels in 1 pack: 9 solved, 0 errors, 0 warnings ("),
         "{out}"
     );
     let (code, out, _) = miauc(&["check", CLAIMS, "--level", "low-tide", "--deny", "warnings"]);

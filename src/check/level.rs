@@ -11,6 +11,8 @@ use crate::span::Span;
 use std::sync::atomic::AtomicBool;
 
 mod events;
+pub(super) mod lesson;
+pub(super) mod narrow;
 pub use events::{forbidden_events, with_claim_fix, wrong_code};
 
 /// How a recorded route fares on the engine.
@@ -314,12 +316,12 @@ pub fn check_level(
 /// The checks of what the level teaches, once the claims are judged:
 /// lesson coverage (M430), then how much room the level leaves (M431).
 fn lesson_and_room(cx: &mut Ctx<'_>, route: &str, progress: &mut dyn FnMut(Progress)) {
-    super::lesson::coverage(cx, route, progress);
+    lesson::coverage(cx, route, progress);
     if !cx.report.cancelled {
-        super::narrow::narrow(cx, progress);
+        narrow::narrow(cx, progress);
     }
     if !cx.report.cancelled {
-        super::narrow::forced_opening(cx, route, progress);
+        narrow::forced_opening(cx, route, progress);
     }
 }
 

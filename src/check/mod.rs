@@ -14,17 +14,15 @@
 //! No I/O: the shell reads files, prints, and owns the cancel flag.
 
 mod cause;
-mod lesson;
 mod level;
-mod narrow;
 mod report;
 
-pub use lesson::{Mechanic, introduced};
+pub use level::lesson::{Mechanic, introduced};
+pub use level::narrow::NARROW_BELOW;
 pub(crate) use level::steps;
 pub use level::{
     Replay, check_level, forbidden_events, replay_route, rules_at_win, with_claim_fix, wrong_code,
 };
-pub use narrow::NARROW_BELOW;
 pub use report::{
     Coverage, LessonResult, LevelReport, SearchFigures, SearchKind, shortest_json, shortest_text,
 };

@@ -35,6 +35,8 @@ const PIECES: &[&str] = &[
     "PUSH",
     "ROCK",
     "allow word-trap \"why\"\n",
+    "must-lose MIAU ROCK\n",
+    "must-crumble\n",
     "category optional\n",
     "\"",
     "solution \"R\"\n",

@@ -208,6 +208,12 @@ impl Backend {
             let Some(a) = doc.analysis.clone() else {
                 return;
             };
+            // An edit that arrived after this analysis is analysed and
+            // published by its own loop; published now, the older analysis
+            // would go out under the newer text's version.
+            if doc.analysed_seq != doc.seq {
+                return;
+            }
             // Stages 1–3 and the still-current stage 4 findings, ordered and
             // tied to their causes as `miauc check` prints them.
             let mut all: Vec<Diagnostic> = a.diagnostics().to_vec();

@@ -78,6 +78,7 @@ impl Shift for LevelStmtKind {
             LevelStmtKind::Automaton(a) => a.shift(m),
             LevelStmtKind::Pair(p) => p.shift(m),
             LevelStmtKind::Frail(v) => v.shift(m),
+            LevelStmtKind::MustHappen(_, v) => v.shift(m),
         }
     }
 }

@@ -84,7 +84,7 @@ function notFoundMessage(command) {
   return (
     `Miau: the miauc binary "${command}" was not found, so there are no diagnostics, checks or builds. ` +
     'Install the extension package for your platform (it carries miauc), or install miauc ' +
-    `(a release binary, or cargo install miau --locked) and put it on PATH, or set "${SETTING}" to its full path.`
+    `(a release binary, or cargo install miauc --locked) and put it on PATH, or set "${SETTING}" to its full path.`
   );
 }
 

@@ -7,8 +7,8 @@
 //! lesson. Only the words of `introduces` count; a level that `reuses` a
 //! mechanic is not held to it, and free-text ideas name no mechanic.
 
-use super::level::{Ctx, rules_at_win, steps};
-use super::report::{Coverage, LessonResult, SearchKind};
+use super::{Ctx, rules_at_win, steps};
+use crate::check::report::{Coverage, LessonResult, SearchKind};
 use crate::engine::{Cause, Game, Input, Tok, TurnResult};
 use crate::model::{EventClaim, EventClaimKind, Level, Named};
 use crate::solver::level::{Constraints, DestroyCause, EventFilter};

@@ -12,8 +12,8 @@
 //!
 //! The step count (M405, TRIVIAL) misses both: walking pads a route.
 
-use super::level::Ctx;
-use super::report::{SearchFigures, SearchKind};
+use super::Ctx;
+use crate::check::report::{SearchFigures, SearchKind};
 use crate::engine::{Input, Scratch, State, TurnResult};
 use crate::solver::level::{Constraints, LevelSpace};
 use crate::solver::{self, Limits, Progress, Space, Turn, Verdict};
