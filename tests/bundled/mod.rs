@@ -57,6 +57,24 @@ pub fn comment_above(path: &str, id: &str) -> String {
     comment.join(" ")
 }
 
+/// A bundled level's step count against its world bible's: within 20 %,
+/// and where the two differ, the comment above the level names the bible's
+/// count (and so says why).
+pub fn assert_steps_match_bible(path: &str, id: &str, steps: u64, bible: u64) {
+    let (low, high) = (bible as f64 * 0.8, bible as f64 * 1.2);
+    assert!(
+        (low..=high).contains(&(steps as f64)),
+        "{id}: {steps} steps is not within 20% of the bible's {bible}"
+    );
+    if steps != bible {
+        let comment = comment_above(path, id);
+        assert!(
+            names_number(&comment, bible),
+            "{id}: {steps} steps against the bible's {bible}, and the comment above the level doesn't say why: {comment}"
+        );
+    }
+}
+
 /// Whether `text` names the number `n` as a whole number (not inside 117).
 pub fn names_number(text: &str, n: u64) -> bool {
     text.split(|c: char| !c.is_ascii_digit())
