@@ -135,9 +135,12 @@ impl<'a> Printer<'a> {
     fn line(&mut self, depth: usize, anchor: u32, content: &str) {
         let pad = "  ".repeat(depth);
         if let Some(cs) = self.attached.leading.remove(&anchor) {
+            // Comments above a closing brace are the block's last lines, so
+            // they take the block's inner indent, not the brace's.
+            let inner = if content.trim() == "}" { "  " } else { "" };
             for c in cs {
                 let c = self.comment(c);
-                self.out.push_str(&format!("{pad}{c}\n"));
+                self.out.push_str(&format!("{pad}{inner}{c}\n"));
             }
         }
         self.out.push_str(&pad);
@@ -474,6 +477,18 @@ mod tests {
         let out = format(text).expect("formats");
         let expected = "pack p1 {\n  // the name\n  name     \"P\"\n  version  \"1\"\n}\n\nlegend {\n  x ROCK\n}\n\nlevel l1 {\n  title      \"T\"  // t\n  hint       \"h\"\n\n  board {\n    x .     MIAU  // row\n    . WALL! x\n  }\n}\n\n// end\n";
         assert_eq!(out, expected);
+        assert_eq!(format(&out).unwrap(), out);
+    }
+
+    #[test]
+    fn a_comment_above_a_closing_brace_keeps_the_block_indent() {
+        let text = "level l1 {\n  title \"T\"\n  board {\n    MIAU IS YOU\n    // last row\n  }\n  // the end of the level\n}\n";
+        let out = format(text).expect("formats");
+        assert!(
+            out.contains("\n  }\n  // the end of the level\n}\n"),
+            "{out}"
+        );
+        assert!(out.contains("\n    // last row\n  }\n"), "{out}");
         assert_eq!(format(&out).unwrap(), out);
     }
 
