@@ -54,8 +54,7 @@ pub fn collect(inputs: &[PathBuf], ext: &[&str]) -> Result<Vec<Source>, String> 
                     EVERYTHING,
                     &mut seen_dirs,
                     &mut found,
-                )
-                .map_err(|e| format!("{}: {e}", input.display()))?;
+                )?;
                 found.sort_by(|a: &Source, b| a.path.cmp(&b.path));
                 for s in found {
                     if seen_files.insert(s.real.clone()) {
@@ -92,12 +91,17 @@ struct Reach {
     skip_build_dirs: bool,
     /// Stop after this many files.
     max_files: usize,
+    /// Skip a directory or file that can't be read and go on, as an
+    /// editor's scan does (it only shows problems early); the command line
+    /// stops with the error, since it was asked for everything.
+    skip_unreadable: bool,
 }
 
 /// The command line's reach: everything under the directories given.
 const EVERYTHING: Reach = Reach {
     skip_build_dirs: false,
     max_files: usize::MAX,
+    skip_unreadable: false,
 };
 
 /// Whether a workspace scan leaves this directory out.
@@ -115,6 +119,7 @@ pub fn workspace_sources(roots: &[PathBuf], ext: &[&str], max_files: usize) -> V
     let reach = Reach {
         skip_build_dirs: true,
         max_files,
+        skip_unreadable: true,
     };
     let mut out: Vec<Source> = Vec::new();
     let mut seen_dirs = BTreeSet::new();
@@ -142,7 +147,8 @@ pub fn workspace_sources(roots: &[PathBuf], ext: &[&str], max_files: usize) -> V
     out
 }
 
-/// Walk `dir`, whose canonical path is `real_dir`, into `out`.
+/// Walk `dir`, whose canonical path is `real_dir`, into `out`. An error
+/// names the folder or file that couldn't be read.
 ///
 /// The real path of an entry that isn't a symbolic link is its directory's
 /// joined with its name; only links are resolved with `canonicalize`.
@@ -156,15 +162,20 @@ fn walk(
     reach: Reach,
     seen_dirs: &mut BTreeSet<PathBuf>,
     out: &mut Vec<Source>,
-) -> std::io::Result<()> {
+) -> Result<(), String> {
     // A directory reached a second time (through `a -> .`) is not walked again.
     if !seen_dirs.insert(real_dir.to_path_buf()) {
         return Ok(());
     }
     // Whether each entry is a link (one that can't tell is resolved as one).
-    let mut entries: Vec<(PathBuf, bool)> = std::fs::read_dir(dir)?
-        .map(|e| e.map(|e| (e.path(), e.file_type().map_or(true, |t| t.is_symlink()))))
-        .collect::<Result<_, _>>()?;
+    let unreadable = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    let mut entries: Vec<(PathBuf, bool)> = std::fs::read_dir(dir)
+        .and_then(|entries| {
+            entries
+                .map(|e| e.map(|e| (e.path(), e.file_type().map_or(true, |t| t.is_symlink()))))
+                .collect::<Result<_, _>>()
+        })
+        .map_err(|e| unreadable(dir, e))?;
     entries.sort();
     for (path, is_link) in entries {
         if out.len() >= reach.max_files {
@@ -176,20 +187,28 @@ fn walk(
         };
         let real_of = |path: &Path| match path.file_name() {
             Some(name) if !is_link => Ok(real_dir.join(name)),
-            _ => std::fs::canonicalize(path),
+            _ => std::fs::canonicalize(path).map_err(|e| unreadable(path, e)),
         };
         if meta.is_dir() {
             let name = path.file_name().map(|n| n.to_string_lossy());
             if reach.skip_build_dirs && name.is_some_and(|n| is_build_or_hidden(&n)) {
                 continue;
             }
-            walk(&path, &real_of(&path)?, root, ext, reach, seen_dirs, out)?;
+            let walked = real_of(&path)
+                .and_then(|real| walk(&path, &real, root, ext, reach, seen_dirs, out));
+            match walked {
+                Err(_) if reach.skip_unreadable => continue,
+                other => other?,
+            }
         } else if path
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| ext.contains(&e))
         {
-            let real = real_of(&path)?;
+            let real = match real_of(&path) {
+                Err(_) if reach.skip_unreadable => continue,
+                other => other?,
+            };
             let outside = !real.starts_with(root);
             out.push(Source {
                 path,
@@ -427,6 +446,63 @@ mod tests {
             .collect();
         assert_eq!(left.len(), 2, "a temporary file was left: {left:?}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A workspace scan goes on past a folder it can't read; the command
+    /// line stops there with the error. Run as a user without root's
+    /// override of permissions: as root, the test runs itself again as
+    /// `nobody` (setpriv), the walk in that child.
+    #[test]
+    #[cfg(unix)]
+    fn an_unreadable_folder_is_skipped_by_the_scan_and_named_by_the_command_line() {
+        use std::os::unix::fs::PermissionsExt;
+        const CHILD: &str = "MIAU_FILES_UNREADABLE_CHILD";
+        let name = "files::tests::an_unreadable_folder_is_skipped_by_the_scan_and_named_by_the_command_line";
+        let dir = match std::env::var_os(CHILD) {
+            Some(dir) => PathBuf::from(dir),
+            None => {
+                let dir = scratch("unreadable");
+                for sub in ["a-closed", "b-open"] {
+                    std::fs::create_dir(dir.join(sub)).unwrap();
+                    std::fs::write(dir.join(sub).join("x.miau"), "pack x {\n").unwrap();
+                }
+                let open = std::fs::Permissions::from_mode(0o755);
+                std::fs::set_permissions(&dir, open.clone()).unwrap();
+                std::fs::set_permissions(
+                    dir.join("a-closed"),
+                    std::fs::Permissions::from_mode(0o000),
+                )
+                .unwrap();
+                if std::fs::read_dir(dir.join("a-closed")).is_ok() {
+                    // Root reads it anyway: walk as `nobody` in a child.
+                    let status = std::process::Command::new("setpriv")
+                        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                        .arg(std::env::current_exe().unwrap())
+                        .args(["--exact", name, "--test-threads=1"])
+                        .env(CHILD, &dir)
+                        .status()
+                        .expect("setpriv runs");
+                    std::fs::set_permissions(dir.join("a-closed"), open).unwrap();
+                    std::fs::remove_dir_all(&dir).unwrap();
+                    assert!(status.success(), "the walk as nobody failed");
+                    return;
+                }
+                dir
+            }
+        };
+        let found = workspace_sources(std::slice::from_ref(&dir), &["miau"], 256);
+        let names: Vec<_> = found
+            .iter()
+            .map(|s| s.path.strip_prefix(&dir).unwrap().to_owned())
+            .collect();
+        assert_eq!(names, [PathBuf::from("b-open/x.miau")]);
+        let err = collect(std::slice::from_ref(&dir), &["miau"]).unwrap_err();
+        assert!(err.contains("a-closed"), "{err}");
+        if std::env::var_os(CHILD).is_none() {
+            std::fs::set_permissions(dir.join("a-closed"), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
     }
 
     /// Directories nested as deep as a path may name (about two thousand):
