@@ -23,7 +23,15 @@
 //! Per set: counts of verdicts, total states and rate, the worst bytes per
 //! state and peak memory, and the set's ratio to the raw insert time.
 //!
-//! `MIAU_BENCH_SET=packs,crowded,…` picks sets (default: all present);
+//! - a user's collection, `MIAU_BENCH_XSB=file.xsb`: any XSB file,
+//!   converted as the Microban sets are (`import::xsb::to_levels`) and run
+//!   as a set of its own named after the file's stem, with the same lines;
+//!   the best known move counts apply when the corpus' table lists the
+//!   file's name. A file that is missing, unreadable or holds no level
+//!   stops the benchmark with a message before any search.
+//!
+//! `MIAU_BENCH_SET=packs,crowded,…` picks sets (default: all present, or
+//! none but the XSB file's when `MIAU_BENCH_XSB` is given);
 //! `MIAU_BENCH_LEVEL=a,b*` runs the levels named `a` or starting with `b`;
 //! `MIAU_CORPORA=dir` points at the corpora (default: a `shared/corpora`
 //! directory beside or above the crate); `MIAU_BENCH_PROOF=1` adds an
@@ -94,6 +102,8 @@ fn median(mut xs: Vec<f64>) -> f64 {
 /// it (as `check`'s default is): 2 GiB at 32 bytes per state.
 const MEMORY: usize = 2 << 30;
 const BUDGET: u64 = (MEMORY / 32) as u64;
+/// The set key of `MIAU_BENCH_XSB`'s file (printed under the file's stem).
+const XSB_SET: &str = "\0xsb";
 /// The wall clock per level.
 const TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -352,15 +362,16 @@ fn corpora() -> Option<PathBuf> {
     None
 }
 
-/// The levels of an XSB file as compiled levels, with the best known move
-/// counts from the corpus' table (keyed by the file name and level number).
-fn xsb_levels(path: &std::path::Path, moves: &str) -> Vec<(String, Level, Option<usize>)> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Vec::new();
-    };
-    let Ok(levels) = xsb::parse(&text) else {
-        return Vec::new();
-    };
+/// The levels of an XSB file in the model (`import::xsb::to_levels`, the
+/// importer's own conversion), with the best known move counts from the
+/// corpus' table (keyed by the file name and level number). A file that
+/// can't be read or holds no level is an error, worded for the user.
+fn xsb_levels(
+    path: &std::path::Path,
+    moves: &str,
+) -> Result<Vec<(String, Level, Option<usize>)>, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("can't read {shown}: {e}"))?;
     let file = path
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
@@ -369,6 +380,7 @@ fn xsb_levels(path: &std::path::Path, moves: &str) -> Vec<(String, Level, Option
         .file_stem()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let levels = xsb::to_levels(&stem, &text).map_err(|e| format!("{shown}:{e}"))?;
     let mut best = std::collections::HashMap::new();
     for line in moves.lines().skip(1) {
         let cols: Vec<&str> = line.split(',').collect();
@@ -379,26 +391,19 @@ fn xsb_levels(path: &std::path::Path, moves: &str) -> Vec<(String, Level, Option
             best.insert(n, m);
         }
     }
-    let mut out = Vec::new();
-    for pack in xsb::to_packs(&stem, &levels, &[]) {
-        let Some(model) = compile(&pack.text, SourceKind::Miau).pack else {
-            continue;
-        };
-        for level in model.levels {
-            let n: u32 = level
-                .id
-                .text
-                .trim_start_matches("level-")
-                .parse()
-                .unwrap_or(0);
-            out.push((
-                format!("{}/{n}", xsb::pack_id(&stem)),
-                level,
-                best.get(&n).copied(),
-            ));
-        }
-    }
-    out
+    Ok(levels
+        .into_iter()
+        .map(|l| {
+            let known = best.get(&l.number).copied();
+            (l.name, l.level, known)
+        })
+        .collect())
+}
+
+/// The set name of a user's XSB file: its file stem.
+fn xsb_set_name(path: &std::path::Path) -> String {
+    path.file_stem()
+        .map_or_else(|| "xsb".into(), |s| s.to_string_lossy().into_owned())
 }
 
 /// The core-only Keke competition maps.
@@ -478,13 +483,42 @@ fn crowded(seed: u32, w: usize, h: usize, rocks: usize) -> Level {
 }
 
 fn main() {
-    let sets: Vec<String> = std::env::var("MIAU_BENCH_SET")
+    let corpora = corpora();
+    // A user's XSB collection, read (and refused) before any search starts,
+    // so a wrong path costs nothing; named alone, it is the only set run.
+    let xsb_file = std::env::var_os("MIAU_BENCH_XSB").map(PathBuf::from);
+    let xsb_set = match &xsb_file {
+        None => Vec::new(),
+        Some(path) => {
+            let moves = corpora
+                .as_ref()
+                .and_then(|d| {
+                    std::fs::read_to_string(d.join("sokoban/microban_move_counts.csv")).ok()
+                })
+                .unwrap_or_default();
+            match xsb_levels(path, &moves) {
+                Ok(levels) => levels,
+                Err(e) => {
+                    eprintln!("MIAU_BENCH_XSB: {e}");
+                    std::process::exit(2);
+                }
+            }
+        }
+    };
+    let mut sets: Vec<String> = std::env::var("MIAU_BENCH_SET")
         .map(|s| s.split(',').map(str::to_string).collect())
         .unwrap_or_else(|_| {
-            ["packs", "crowded", "microban", "microban2", "keke"]
-                .map(str::to_string)
-                .to_vec()
+            if xsb_file.is_some() {
+                Vec::new()
+            } else {
+                ["packs", "crowded", "microban", "microban2", "keke"]
+                    .map(str::to_string)
+                    .to_vec()
+            }
         });
+    if xsb_file.is_some() {
+        sets.push(XSB_SET.into());
+    }
     let only = std::env::var("MIAU_BENCH_LEVEL").ok();
     let wanted = |name: &str| {
         only.as_deref().is_none_or(|o| {
@@ -504,7 +538,6 @@ fn main() {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let corpora = corpora();
     for set in &sets {
         let mut totals = Totals::default();
         match set.as_str() {
@@ -550,11 +583,25 @@ fn main() {
                 };
                 let moves = std::fs::read_to_string(dir.join("sokoban/microban_move_counts.csv"))
                     .unwrap_or_default();
-                for (name, level, best) in xsb_levels(&dir.join("sokoban").join(file), &moves) {
+                // The corpora are optional: a set that isn't there is skipped.
+                let levels = xsb_levels(&dir.join("sokoban").join(file), &moves);
+                for (name, level, best) in levels.unwrap_or_default() {
                     if wanted(&name) {
                         run(&name, &Game::new(&level), 1, best, &mut totals);
                     }
                 }
+            }
+            XSB_SET => {
+                let Some(path) = &xsb_file else { continue };
+                for (name, level, best) in &xsb_set {
+                    if wanted(name) {
+                        run(name, &Game::new(level), 1, *best, &mut totals);
+                    }
+                }
+                if totals.levels > 0 {
+                    summary(&xsb_set_name(path), &totals);
+                }
+                continue;
             }
             "keke" => {
                 let Some(dir) = &corpora else { continue };

@@ -187,6 +187,28 @@ fn small_flaws_read_right() {
     );
 }
 
+/// A claim over events naming a noun or channel the level lacks (M249)
+/// points at the name, suggests the closest one the level holds and its fix
+/// writes it; names held as things, word tiles, frail leftovers or channels
+/// raise nothing.
+#[test]
+fn claims_name_what_the_level_holds() {
+    let text = fixture("claim-targets");
+    let diags = compile(&text, SourceKind::Miau).diagnostics;
+    let m249: Vec<Diagnostic> = diags.into_iter().filter(|d| d.code() == "M249").collect();
+    insta::assert_snapshot!("claim_targets", render(&text, &m249));
+    let held = text.find("level missed").unwrap() as u32;
+    assert!(m249.iter().all(|d| d.span.start > held), "{m249:#?}");
+    let names: Vec<&str> = m249.iter().map(|d| spanned(&text, d)).collect();
+    assert_eq!(names, ["ROK", "CRAB", "SNAD", "amber", "teal"]);
+    // The fix of the misspelt noun writes the level's own, and the warning goes.
+    let rok = &m249[0];
+    assert_eq!(rok.fixes[0].title, "Write ROCK");
+    let fixed = apply(&text, &rok.fixes[0].edits);
+    let after = compile(&fixed, SourceKind::Miau).diagnostics;
+    assert_eq!(after.iter().filter(|d| d.code() == "M249").count(), 4);
+}
+
 /// A level of one step and one thing: the editor's hover counts them in the
 /// singular, like every message (`diag::wording::count`).
 #[test]

@@ -112,6 +112,11 @@ pub(super) struct Ctx<'a> {
     pub(super) jobs: usize,
     pub(super) cancel: &'a AtomicBool,
     pub(super) report: LevelReport,
+    /// The verdicts of this level's searches that ran to an answer (no
+    /// route, or the shortest proven), by their constraints: a later search
+    /// with the same constraints (the lesson coverage of FRAIL after
+    /// `must-crumble`, of a pair after `must-pair`) takes the answer.
+    pub(super) answered: Vec<(Constraints, Verdict)>,
 }
 
 impl Ctx<'_> {
@@ -129,20 +134,28 @@ impl Ctx<'_> {
         self.report.diagnostics.push(d);
     }
 
-    /// Runs one search and records its figures.
+    /// Runs one search and records its figures, or gives the answer of an
+    /// earlier search of this level with the same constraints (the budget
+    /// and the memory cap are the level's throughout), which then adds no
+    /// figures: nothing ran. Only answers are kept; a search stopped at its
+    /// budget or cancelled is run again, and a route not proven shortest
+    /// isn't one search's whole answer.
     pub(super) fn search(
         &mut self,
         kind: SearchKind,
         constraints: Constraints,
         progress: &mut dyn FnMut(Progress),
     ) -> Verdict {
+        if let Some((_, verdict)) = self.answered.iter().find(|(c, _)| *c == constraints) {
+            return verdict.clone();
+        }
         let limits = Limits {
             states: self.budget,
             memory: self.memory,
         };
         let out = search_level(
             &self.game,
-            constraints,
+            constraints.clone(),
             limits,
             self.jobs,
             self.cancel,
@@ -168,7 +181,10 @@ impl Ctx<'_> {
                 shortest: Shortest::Bounded { .. },
                 ..
             } => self.report.complete = false,
-            Verdict::Solved { .. } | Verdict::Unsolved => self.margin(&figures),
+            Verdict::Solved { .. } | Verdict::Unsolved => {
+                self.margin(&figures);
+                self.answered.push((constraints, out.verdict.clone()));
+            }
         }
         self.report.searches.push(figures);
         out.verdict
@@ -291,6 +307,7 @@ pub fn check_level(
             complete: true,
             ..LevelReport::default()
         },
+        answered: Vec::new(),
     };
     let recorded = Recorded::of(level);
     let recorded_wins = replay_recorded(&mut cx, &recorded);

@@ -333,6 +333,11 @@ pub const CATALOGUE: &[CodeInfo] = &[
         severity: Severity::Error,
     },
     CodeInfo {
+        code: "M249",
+        name: "absent-claim-target",
+        severity: Severity::Warning,
+    },
+    CodeInfo {
         code: "M301",
         name: "undeclared-property-word",
         severity: Severity::Warning,

@@ -61,18 +61,10 @@ const CELLS: &[&str] = &[
 /// Boards whose first row starts `MIAU IS YOU`, so most plays have a YOU and
 /// the random cells get pushed, parsed, sunk and transformed.
 fn board() -> impl Strategy<Value = String> {
-    (3usize..8, 2usize..7).prop_flat_map(|(w, h)| {
-        prop::collection::vec(prop::sample::select(CELLS), w * h).prop_map(move |mut cells| {
-            cells[0] = "MIAU";
-            cells[1] = "IS";
-            cells[2] = "YOU";
-            cells[w + 1] = "m";
-            cells
-                .chunks(w)
-                .map(|r| r.join(" "))
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
+    testkit::random_grid(CELLS, 3..8, 2..7).prop_map(|mut rows| {
+        rows[0][..3].copy_from_slice(&["MIAU", "IS", "YOU"]);
+        rows[1][1] = "m";
+        testkit::board_text(&rows)
     })
 }
 

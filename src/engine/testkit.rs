@@ -39,6 +39,34 @@ pub const LEGEND: &[(char, &str, Option<&str>)] = &[
     ('|', "GATE", Some("amber")),
 ];
 
+/// Random boards for the property tests of the engine and of the solver's
+/// forbidden events: `widths` × `heights` cells, each drawn from `cells`
+/// (a cell listed twice is drawn twice as often), as rows. Each caller sets
+/// its own fixed cells (a `MIAU IS YOU` row, a player) and writes the board
+/// with [`board_text`]. Only in the crate's own tests, where the
+/// dev-dependency proptest is.
+#[cfg(test)]
+pub fn random_grid(
+    cells: &'static [&'static str],
+    widths: std::ops::Range<usize>,
+    heights: std::ops::Range<usize>,
+) -> impl proptest::strategy::Strategy<Value = Vec<Vec<&'static str>>> {
+    use proptest::prelude::*;
+    (widths, heights).prop_flat_map(move |(w, h)| {
+        prop::collection::vec(prop::sample::select(cells), w * h)
+            .prop_map(move |cells| cells.chunks(w).map(<[_]>::to_vec).collect())
+    })
+}
+
+/// Rows of cells as a board in the notation [`level`] reads: cells apart
+/// by spaces, one row a line.
+pub fn board_text<S: AsRef<str>>(rows: &[Vec<S>]) -> String {
+    rows.iter()
+        .map(|r| r.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The legend key of a noun with its channel (the first one listed), for
 /// rendering; a channel the legend doesn't list falls back to the noun's key.
 pub fn key_of(noun: &str, channel: Option<&str>) -> Option<String> {

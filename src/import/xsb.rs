@@ -294,6 +294,48 @@ pub fn to_packs(stem: &str, levels: &[XsbLevel], credit: &[String]) -> Vec<PackS
         .collect()
 }
 
+/// One level of an XSB file in the game's model, as [`to_levels`] gives it.
+#[derive(Debug, Clone)]
+pub struct ModelLevel {
+    /// `stem-id/N`: the file's pack id ([`pack_id`], one for the whole file
+    /// however many packs it makes) and the level's number.
+    pub name: String,
+    /// The level's number in the file ([`XsbLevel::number`]).
+    pub number: u32,
+    /// The level as the engine loads it.
+    pub level: crate::model::Level,
+}
+
+/// The levels of an XSB file straight to the model, for a caller that plays
+/// them without writing a pack (the solver benchmark's collections): the
+/// same `.miau` [`to_packs`] writes, parsed and lowered, so they play as an
+/// imported pack does. An unreadable map or a file without a level is the
+/// [`parse`] error.
+pub fn to_levels(stem: &str, text: &str) -> Result<Vec<ModelLevel>, XsbError> {
+    let levels = parse(text)?;
+    let base = pack_id(stem);
+    let mut out = Vec::new();
+    for pack in to_packs(stem, &levels, &[]) {
+        let (file, _) = crate::syntax::parse(&pack.text);
+        let (model, _) = crate::lower::lower(&file);
+        for level in model.levels {
+            // The importer names each level `level-N` after its number.
+            let number = level
+                .id
+                .text
+                .strip_prefix("level-")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            out.push(ModelLevel {
+                name: format!("{base}/{number}"),
+                number,
+                level,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// The leading `;` comment lines of an XSB file (its credit), without the `;`.
 pub fn credit(text: &str) -> Vec<String> {
     text.lines()
@@ -531,6 +573,32 @@ mod tests {
         assert_eq!(numbers, [1, 2]);
         let pack = &to_packs("dup", &levels, &[])[0];
         assert!(compile(&pack.text, SourceKind::Miau).diagnostics.is_empty());
+    }
+
+    /// The benchmark's path: every level of the file, in file order, named
+    /// by the file's pack id and number, playing as the imported pack does;
+    /// a file without a level is an error, not an empty set.
+    #[test]
+    fn levels_straight_to_the_model() {
+        let levels = to_levels("Tiny_Set", TWO).unwrap();
+        let names: Vec<&str> = levels.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["tiny-set/1", "tiny-set/2"]);
+        assert_eq!(levels[1].number, 2);
+        let pack = &to_packs("Tiny_Set", &parse(TWO).unwrap(), &[])[0];
+        let model = compile(&pack.text, SourceKind::Miau).pack.unwrap();
+        assert_eq!(levels[0].level, model.levels[0]);
+        assert_eq!(levels[1].level, model.levels[1]);
+        // A set larger than a pack keeps one name for the whole file.
+        let big = to_levels("big", &"#####\n#@$.#\n#####\n\n".repeat(MAX_LEVELS + 1)).unwrap();
+        assert_eq!(big.len(), MAX_LEVELS + 1);
+        assert_eq!(big[MAX_LEVELS].name, format!("big/{}", MAX_LEVELS + 1));
+        let empty = to_levels("empty", "").unwrap_err();
+        assert!(
+            empty.message.starts_with("no level found"),
+            "{}",
+            empty.message
+        );
+        assert!(to_levels("bad", "#####\n#@x.#\n#####\n").is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use super::limits::{self, is_id, is_token};
 use super::suggest::{did_you_mean, or_list};
 use super::{Lv, Validator, level_name, slugify};
-use crate::model::{Allowance, Kind, Level};
+use crate::model::{Allowance, ClaimArgs, Kind, Level};
 use crate::span::Span;
 
 /// The words a level declares, which other declarations may not reuse.
@@ -65,6 +65,7 @@ impl Validator {
         self.category(&lv);
         self.introduces(&lv);
         self.claims(&lv);
+        self.event_claims(&lv, &declared);
         self.solution(&lv);
         self.steps_and_budget(&lv);
         self.level_allowances(&lv);
@@ -261,6 +262,84 @@ impl Validator {
                     &format!(".{key}[{k}]"),
                     format!("Level {name}: {stmt} {} isn't a rule. Write SUBJECT IS PREDICATE, like {like}.", rule.text),
                 );
+                self.emit(d);
+            }
+        }
+    }
+
+    /// M249: a claim over events naming a noun or channel the level doesn't
+    /// have, so its event can't happen and the claim is wrong for any win.
+    /// A noun is present as a thing, a word tile that isn't a core or
+    /// declared property word (things can become it), or a frail leftover;
+    /// a channel as a plate's or gate's.
+    fn event_claims(&mut self, lv: &Lv<'_>, declared: &Declared<'_>) {
+        let level = lv.level;
+        let name = &lv.name;
+        let mut nouns: Vec<&str> = level
+            .objects
+            .iter()
+            .filter(|o| {
+                o.kind == Kind::Thing
+                    || !(limits::is_reserved(&o.text)
+                        || declared.automaton_props.contains(o.text.as_str())
+                        || declared.pair_words.contains(o.text.as_str()))
+            })
+            .map(|o| o.text.as_str())
+            .chain(level.frail.iter().flat_map(|f| {
+                f.leaves
+                    .iter()
+                    .flat_map(|(a, b)| [a.text.as_str(), b.text.as_str()])
+            }))
+            .collect();
+        nouns.sort_unstable();
+        nouns.dedup();
+        let mut channels: Vec<&str> = level
+            .objects
+            .iter()
+            .filter_map(|o| o.channel.as_deref())
+            .collect();
+        channels.sort_unstable();
+        channels.dedup();
+        for (k, claim) in level.check.must_happen.iter().enumerate() {
+            let (what, known) = match claim.kind.args() {
+                ClaimArgs::Nouns | ClaimArgs::SomeNouns => ("noun", &nouns),
+                ClaimArgs::Channels => ("channel", &channels),
+                ClaimArgs::Nothing => continue,
+            };
+            for (j, arg) in claim.args.iter().enumerate() {
+                if known.contains(&arg.text.as_str()) {
+                    continue;
+                }
+                let sugg = did_you_mean(&arg.text, known);
+                let mean = if sugg.is_empty() {
+                    String::new()
+                } else {
+                    format!(" Did you mean {}?", or_list(&sugg))
+                };
+                let nowhere = if what == "noun" {
+                    format!(
+                        "the level has no {} thing, word tile or frail leftover",
+                        arg.text
+                    )
+                } else {
+                    format!("no plate or gate of the level is on {}", arg.text)
+                };
+                let mut d = self.level_diag(
+                    lv,
+                    "M249",
+                    arg.span,
+                    &format!(".mustHappen[{k}].of[{j}]"),
+                    format!(
+                        "Level {name}: {} names the {what} {}, but {nowhere}: the event can't happen, so any win shows the claim wrong.{mean}",
+                        claim.statement(),
+                        arg.text
+                    ),
+                );
+                if arg.span != Span::default() {
+                    for s in &sugg {
+                        d = d.with_fix(format!("Write {s}"), arg.span, *s);
+                    }
+                }
                 self.emit(d);
             }
         }

@@ -207,6 +207,53 @@ level plank {
         );
     }
 
+    /// `must-crumble` naming no noun forbids what FRAIL's lesson coverage
+    /// forbids: the lesson takes the claim's answer instead of searching
+    /// again, whether that answer is a proof or a route.
+    #[test]
+    fn a_lesson_takes_the_answer_of_the_claim_with_its_constraints() {
+        let claimed = PLANK.replace(
+            "level plank {\n  title \"Plank\"\n",
+            "level plank {\n  title \"Plank\"\n  introduces FRAIL\n  must-crumble\n",
+        );
+        let walked_round = claimed.replace(
+            "    #  #  #  #  #  #  #\n  }",
+            "    .  .  .  .  .  .  .\n  }",
+        );
+        for (src, coverage, code) in [
+            (&claimed, "covered", None),
+            (&walked_round, "skippable", Some("M422")),
+        ] {
+            let pack = compile(src, SourceKind::Miau)
+                .pack
+                .expect("the pack builds");
+            let report = check_level(
+                &pack,
+                &pack.levels[0],
+                0,
+                Options::default(),
+                &AtomicBool::new(false),
+                &mut |_| {},
+            );
+            let kinds: Vec<String> = report.searches.iter().map(|s| s.kind.name()).collect();
+            assert!(kinds.contains(&"must-crumble".to_string()), "{kinds:?}");
+            assert!(!kinds.iter().any(|k| k.starts_with("lesson")), "{kinds:?}");
+            let lessons: Vec<(&str, &str)> = report
+                .lessons
+                .iter()
+                .map(|l| (l.mechanic.as_str(), l.coverage.as_str()))
+                .collect();
+            assert_eq!(lessons, [("FRAIL", coverage)]);
+            let found: Vec<&str> = report.diagnostics.iter().map(|d| d.code()).collect();
+            if let Some(code) = code {
+                assert!(
+                    found.contains(&code) && found.contains(&"M430"),
+                    "{found:?}"
+                );
+            }
+        }
+    }
+
     /// A claim the level doesn't need is wrong, with its code: here the
     /// planks can be walked round.
     #[test]

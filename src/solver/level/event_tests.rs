@@ -265,19 +265,17 @@ const RULES: &[&str] = &[
     "MIAU IS FLOAT",
 ];
 
+/// Boards under a `MIAU IS YOU` row and some of the rule rows.
 fn board() -> impl Strategy<Value = String> {
     (
-        4usize..7,
-        2usize..5,
         prop::sample::subsequence(RULES.to_vec(), 1..5),
+        testkit::random_grid(CELLS, 4..7, 2..5),
     )
-        .prop_flat_map(|(w, h, rules)| {
-            prop::collection::vec(prop::sample::select(CELLS), w * h).prop_map(move |cells| {
-                let mut rows = vec!["MIAU IS YOU".to_string()];
-                rows.extend(rules.iter().map(|r| r.to_string()));
-                rows.extend(cells.chunks(w).map(|r| r.join(" ")));
-                rows.join("\n")
-            })
+        .prop_map(|(rules, grid)| {
+            let mut rows = vec!["MIAU IS YOU".to_string()];
+            rows.extend(rules.iter().map(|r| r.to_string()));
+            rows.push(testkit::board_text(&grid));
+            rows.join("\n")
         })
 }
 
