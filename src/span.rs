@@ -136,7 +136,14 @@ impl LineIndex {
         let mut line_starts = vec![0u32];
         let mut checkpoints = Vec::with_capacity(text.len() / CHECKPOINT_BYTES);
         let (mut chars, mut utf16, mut last) = (0u32, 0u32, 0usize);
-        for (i, c) in text.char_indices() {
+        // Over bytes, not decoded characters (the editor builds an index per
+        // edit): a character starts at every byte that isn't a continuation
+        // byte, and only the four-byte ones (lead byte 0xF0 and up) take two
+        // UTF-16 units.
+        for (i, &b) in text.as_bytes().iter().enumerate() {
+            if b & 0xC0 == 0x80 {
+                continue;
+            }
             if i - last >= CHECKPOINT_BYTES {
                 checkpoints.push(Checkpoint {
                     offset: i as u32,
@@ -145,12 +152,12 @@ impl LineIndex {
                 });
                 last = i;
             }
-            if c == '\n' {
+            if b == b'\n' {
                 line_starts.push((i + 1) as u32);
                 (chars, utf16) = (0, 0);
             } else {
                 chars += 1;
-                utf16 += c.len_utf16() as u32;
+                utf16 += if b >= 0xF0 { 2 } else { 1 };
             }
         }
         LineIndex {
@@ -274,6 +281,40 @@ mod tests {
         assert_eq!(idx.utf16_position(text, x), (1, 3));
         assert_eq!(idx.offset_of_utf16(text, 1, 3), x);
         assert_eq!(idx.offset_of_utf16(text, 9, 0), text.len());
+    }
+
+    /// The index read over bytes holds the same line starts and checkpoints
+    /// as one read over decoded characters, for characters of every width.
+    #[test]
+    fn the_byte_scan_matches_a_character_scan() {
+        let line: String = (0..1500)
+            .map(|i| ["a", "é", "€", "🐈", "\n", "\u{0}"][(i * 7) % 6])
+            .collect();
+        let text = format!("{line}\n{line}x");
+        let (mut starts, mut points) = (vec![0u32], Vec::new());
+        let (mut chars, mut utf16, mut last) = (0u32, 0u32, 0usize);
+        for (i, c) in text.char_indices() {
+            if i - last >= CHECKPOINT_BYTES {
+                points.push((i as u32, chars, utf16));
+                last = i;
+            }
+            if c == '\n' {
+                starts.push((i + 1) as u32);
+                (chars, utf16) = (0, 0);
+            } else {
+                chars += 1;
+                utf16 += c.len_utf16() as u32;
+            }
+        }
+        let idx = LineIndex::new(&text);
+        assert_eq!(idx.line_starts, starts);
+        let got: Vec<_> = idx
+            .checkpoints
+            .iter()
+            .map(|c| (c.offset, c.chars, c.utf16))
+            .collect();
+        assert_eq!(got, points);
+        assert!(points.len() > 10);
     }
 
     /// The checkpoints give the same answers as a scan from the line start,
