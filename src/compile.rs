@@ -404,7 +404,7 @@ fn name_the_key_of_a_glyph(d: &mut Diagnostic, file: &ast::File, pack: &Pack, te
         return;
     };
     let level = file.items.iter().find_map(|i| match i {
-        ast::Item::Level(l) if Some(&l.id.text) == d.level.as_ref() => Some(l),
+        ast::Item::Level(l) if Some(&l.id.text) == d.level.as_ref() => Some(&**l),
         _ => None,
     });
     let Some(key) = key_of(&noun, level, file) else {
@@ -476,7 +476,7 @@ pub fn name_the_legend_key_of_a_word(d: &mut Diagnostic, file: &ast::File, text:
         return;
     };
     let level = file.items.iter().find_map(|i| match i {
-        ast::Item::Level(l) if Some(&l.id.text) == d.level.as_ref() => Some(l),
+        ast::Item::Level(l) if Some(&l.id.text) == d.level.as_ref() => Some(&**l),
         _ => None,
     });
     let Some((key, things)) = key_in_any_case(word, level, file) else {

@@ -135,23 +135,56 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0u32];
         let mut checkpoints = Vec::with_capacity(text.len() / CHECKPOINT_BYTES);
-        let (mut chars, mut utf16, mut last) = (0u32, 0u32, 0usize);
-        for (i, c) in text.char_indices() {
-            if i - last >= CHECKPOINT_BYTES {
-                checkpoints.push(Checkpoint {
-                    offset: i as u32,
-                    chars,
-                    utf16,
-                });
-                last = i;
-            }
-            if c == '\n' {
-                line_starts.push((i + 1) as u32);
-                (chars, utf16) = (0, 0);
+        let bytes = text.as_bytes();
+        // The editor builds an index per edit, so it goes a line at a time:
+        // the newline found by the library's fast search, an ASCII line's
+        // checkpoints computed (its columns are its bytes), and only other
+        // lines read byte by byte. A checkpoint is taken at the first
+        // character boundary (the newline included) at least
+        // CHECKPOINT_BYTES past the previous one.
+        let (mut start, mut last) = (0usize, 0usize);
+        loop {
+            let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+            // The positions of this line's characters and of its newline.
+            let stop = (end + 1).min(text.len());
+            if bytes[start..end].is_ascii() {
+                let mut at = last + CHECKPOINT_BYTES;
+                while at < stop {
+                    let column = (at - start) as u32;
+                    checkpoints.push(Checkpoint {
+                        offset: at as u32,
+                        chars: column,
+                        utf16: column,
+                    });
+                    last = at;
+                    at += CHECKPOINT_BYTES;
+                }
             } else {
-                chars += 1;
-                utf16 += c.len_utf16() as u32;
+                let (mut chars, mut utf16) = (0u32, 0u32);
+                for (i, &b) in bytes.iter().enumerate().take(stop).skip(start) {
+                    // A character starts at every byte that isn't a
+                    // continuation byte; only four-byte ones (lead byte 0xF0
+                    // and up) take two UTF-16 units.
+                    if b & 0xC0 == 0x80 {
+                        continue;
+                    }
+                    if i - last >= CHECKPOINT_BYTES {
+                        checkpoints.push(Checkpoint {
+                            offset: i as u32,
+                            chars,
+                            utf16,
+                        });
+                        last = i;
+                    }
+                    chars += 1;
+                    utf16 += if b >= 0xF0 { 2 } else { 1 };
+                }
             }
+            if end == text.len() {
+                break;
+            }
+            line_starts.push((end + 1) as u32);
+            start = end + 1;
         }
         LineIndex {
             line_starts,
@@ -274,6 +307,55 @@ mod tests {
         assert_eq!(idx.utf16_position(text, x), (1, 3));
         assert_eq!(idx.offset_of_utf16(text, 1, 3), x);
         assert_eq!(idx.offset_of_utf16(text, 9, 0), text.len());
+    }
+
+    /// The index read over bytes holds the same line starts and checkpoints
+    /// as one read over decoded characters, for characters of every width.
+    #[test]
+    fn the_byte_scan_matches_a_character_scan() {
+        let mixed: String = (0..1500)
+            .map(|i| ["a", "é", "€", "🐈", "\n", "\u{0}"][(i * 7) % 6])
+            .collect();
+        let long: String = (0..3000)
+            .map(|i| if i % 997 == 0 { '€' } else { 'a' })
+            .collect();
+        let ascii = "b".repeat(700);
+        for text in [
+            format!("{mixed}\n{mixed}x"),
+            format!("{ascii}\n{long}\n{ascii}\n\n{mixed}{ascii}\n"),
+            format!("{long}{ascii}"),
+            ascii.clone(),
+            String::new(),
+            "\n\n".to_string(),
+        ] {
+            by_characters_and_bytes_alike(&text);
+        }
+    }
+
+    fn by_characters_and_bytes_alike(text: &str) {
+        let (mut starts, mut points) = (vec![0u32], Vec::new());
+        let (mut chars, mut utf16, mut last) = (0u32, 0u32, 0usize);
+        for (i, c) in text.char_indices() {
+            if i - last >= CHECKPOINT_BYTES {
+                points.push((i as u32, chars, utf16));
+                last = i;
+            }
+            if c == '\n' {
+                starts.push((i + 1) as u32);
+                (chars, utf16) = (0, 0);
+            } else {
+                chars += 1;
+                utf16 += c.len_utf16() as u32;
+            }
+        }
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_starts, starts);
+        let got: Vec<_> = idx
+            .checkpoints
+            .iter()
+            .map(|c| (c.offset, c.chars, c.utf16))
+            .collect();
+        assert_eq!(got, points);
     }
 
     /// The checkpoints give the same answers as a scan from the line start,

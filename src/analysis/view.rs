@@ -89,29 +89,30 @@ impl NounSet {
     pub fn of(pack: &Pack) -> Self {
         // Built-in nouns (note B, F-XW7): a transformation into one draws a
         // proper glyph, so they count as nouns of every pack.
-        let mut all: BTreeSet<String> = crate::model::BUILTIN_GLYPHS
-            .iter()
-            .map(|b| b.0.to_string())
-            .collect();
-        let mut board_texts = BTreeSet::new();
-        all.extend(pack.palette.iter().map(|p| p.noun.text.clone()));
-        all.extend(pack.vocabulary.iter().map(|v| v.text.clone()));
+        // Gathered as borrowed text and copied once per distinct word: the
+        // editor builds the set on every edit, over every object of the pack.
+        let mut all: BTreeSet<&str> = crate::model::BUILTIN_GLYPHS.iter().map(|b| b.0).collect();
+        let mut board_texts: BTreeSet<&str> = BTreeSet::new();
+        all.extend(pack.palette.iter().map(|p| p.noun.text.as_str()));
+        all.extend(pack.vocabulary.iter().map(|v| v.text.as_str()));
         for l in &pack.levels {
-            board_texts.extend(l.objects.iter().map(|o| o.text.clone()));
+            board_texts.extend(l.objects.iter().map(|o| o.text.as_str()));
             all.extend(
                 l.objects
                     .iter()
                     .filter(|o| o.kind == Kind::Thing)
-                    .map(|o| o.text.clone()),
+                    .map(|o| o.text.as_str()),
             );
-            all.extend(l.terrain.iter().map(|t| t.text.clone()));
+            all.extend(l.terrain.iter().map(|t| t.text.as_str()));
             if let Some(f) = &l.frail {
                 for (k, v) in &f.leaves {
-                    all.insert(k.text.clone());
-                    all.insert(v.text.clone());
+                    all.insert(k.text.as_str());
+                    all.insert(v.text.as_str());
                 }
             }
         }
+        let owned = |set: BTreeSet<&str>| set.into_iter().map(str::to_string).collect();
+        let (all, board_texts) = (owned(all), owned(board_texts));
         NounSet { all, board_texts }
     }
 

@@ -184,6 +184,63 @@ fn an_edit_inside_one_level_reruns_only_that_level() {
     );
 }
 
+/// The levels of `a`'s tree, as the shared trees they are.
+fn level_trees(a: &Analysis) -> Vec<&Arc<ast::Level>> {
+    a.file()
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Level(l) => Some(l),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A level block the edit didn't touch is the earlier parse's tree itself,
+/// not a copy: where it stayed at once, and where an edit moved it from the
+/// next edit on (it is moved once and kept where it now stands).
+#[test]
+fn untouched_levels_share_the_earlier_tree() {
+    let text = PACKS[0];
+    let cache = Cache::new();
+    let first = Analysis::with_cache(text, usize::MAX, &cache);
+    let hint = text.find("  hint ").expect("a hint");
+    let hint = hint + text[hint..].find('"').expect("a quoted hint") + 1;
+    let edited = apply(text, hint, 1, "X");
+    let second = Analysis::with_cache(&edited, usize::MAX, &cache);
+    let (a, b) = (level_trees(&first), level_trees(&second));
+    assert_eq!(a.len(), b.len());
+    let edited_level = second.level_at(hint).expect("the hint is in a level");
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(Arc::ptr_eq(x, y), i != edited_level, "level {i}");
+    }
+
+    // One byte more in the first level moves every later block.
+    let longer = apply(&edited, hint, 0, "Y");
+    let third = Analysis::with_cache(&longer, usize::MAX, &cache);
+    let c = level_trees(&third);
+    assert!(
+        c.iter()
+            .zip(&b)
+            .skip(edited_level + 1)
+            .all(|(x, y)| !Arc::ptr_eq(x, y))
+    );
+    assert_eq!(third.file(), Analysis::new(&longer, usize::MAX).file());
+    let last = longer.rfind("  hint ").expect("a hint");
+    let last = last + longer[last..].find('"').expect("a quoted hint") + 1;
+    let fourth_text = apply(&longer, last, 1, "Z");
+    let fourth = Analysis::with_cache(&fourth_text, usize::MAX, &cache);
+    let d = level_trees(&fourth);
+    let last_level = fourth.level_at(last).expect("in a level");
+    for (i, (x, y)) in c.iter().zip(&d).enumerate() {
+        assert_eq!(Arc::ptr_eq(x, y), i != last_level, "level {i}");
+    }
+    assert_eq!(
+        fourth.file(),
+        Analysis::new(&fourth_text, usize::MAX).file()
+    );
+}
+
 /// A megabyte of levels, each with a mistake: the analysis reads the first
 /// 64 levels into the model, reports the rest once (M211, which stops stage
 /// 3 for the pack) and keeps a capped list of the parser's diagnostics.

@@ -210,7 +210,10 @@ pub struct Analysis {
     pack: Option<Pack>,
     diagnostics: Vec<Diagnostic>,
     facts: Vec<Arc<LevelFacts>>,
-    occurrences: Vec<Occurrence>,
+    /// The name index, built on first use: publishing diagnostics after an
+    /// edit never reads it, and on a large pack it costs as much as the rest
+    /// of a cached re-analysis.
+    occurrences: std::sync::OnceLock<Vec<Occurrence>>,
     too_large: Option<usize>,
 }
 
@@ -232,7 +235,7 @@ impl Analysis {
                 pack: None,
                 diagnostics: Vec::new(),
                 facts: Vec::new(),
-                occurrences: Vec::new(),
+                occurrences: std::sync::OnceLock::from(Vec::new()),
                 too_large: Some(text.len()),
             };
         }
@@ -250,7 +253,6 @@ impl Analysis {
             let found = stage3(text, &file, &pack, &facts, &keys, &skip, cache);
             crate::compile::add_stage3(&mut diagnostics, found, Some(&file), text);
         }
-        let occurrences = occurrences(&file);
         Analysis {
             text: text.to_string(),
             index: LineIndex::new(text),
@@ -258,7 +260,7 @@ impl Analysis {
             pack: Some(pack),
             diagnostics,
             facts,
-            occurrences,
+            occurrences: std::sync::OnceLock::new(),
             too_large: None,
         }
     }
@@ -295,13 +297,13 @@ impl Analysis {
 
     /// Every name in the text, in text order.
     pub fn occurrences(&self) -> &[Occurrence] {
-        &self.occurrences
+        self.occurrences.get_or_init(|| occurrences(&self.file))
     }
 
     /// The name at `offset` (a cursor just after a name still hits it).
     pub fn occurrence_at(&self, offset: usize) -> Option<&Occurrence> {
         let mut best: Option<&Occurrence> = None;
-        for o in &self.occurrences {
+        for o in self.occurrences() {
             if o.span.start as usize > offset {
                 break;
             }
@@ -322,7 +324,7 @@ impl Analysis {
             .items
             .iter()
             .filter_map(|i| match i {
-                Item::Level(l) => Some(l),
+                Item::Level(l) => Some(&**l),
                 _ => None,
             })
             .collect()
@@ -374,7 +376,7 @@ fn level_facts(
         .items
         .iter()
         .filter_map(|i| match i {
-            Item::Level(l) => Some(l),
+            Item::Level(l) => Some(&**l),
             _ => None,
         })
         .collect();

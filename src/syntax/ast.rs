@@ -62,8 +62,10 @@ pub enum Item {
     Glossary(Glossary),
     /// A pack-wide `legend { … }`.
     Legend(Legend),
-    /// `level <id> { … }`.
-    Level(Level),
+    /// `level <id> { … }`. Shared: the editor's parse of an edited text
+    /// takes an unchanged level block's tree from the earlier parse, and a
+    /// level that hasn't moved is then the same tree, not a copy.
+    Level(std::sync::Arc<Level>),
 }
 
 /// Where a block sits in the text: its header line and its closing brace.

@@ -304,7 +304,7 @@ impl P<'_> {
             Frame::Level(l) => {
                 self.check_level_dups(&l);
                 self.check_ragged(&l);
-                self.file.items.push(Item::Level(l));
+                self.file.items.push(Item::Level(std::sync::Arc::new(l)));
             }
         }
     }

@@ -32,10 +32,37 @@ struct Block {
     line: usize,
     /// Whether a diagnostic of the block names a line number.
     names_lines: bool,
-    level: Level,
+    level: Arc<Level>,
     comments: Vec<Comment>,
     /// The diagnostics the block pushed, in order (before the file's cap).
     diagnostics: Vec<Diagnostic>,
+}
+
+impl Block {
+    /// This reading moved to a block of `len` bytes that now starts at `at`,
+    /// on 0-based line `line`.
+    fn moved_to(&self, at: usize, len: usize, line: usize) -> Block {
+        let m = Move {
+            from: Span::new(self.start, self.start + len),
+            delta: at as i64 - self.start as i64,
+        };
+        let mut level = Level::clone(&self.level);
+        level.shift(m);
+        let mut comments = self.comments.clone();
+        comments.shift(m);
+        let mut diagnostics = self.diagnostics.clone();
+        for d in &mut diagnostics {
+            d.shift(m);
+        }
+        Block {
+            start: at,
+            line,
+            names_lines: self.names_lines,
+            level: Arc::new(level),
+            comments,
+            diagnostics,
+        }
+    }
 }
 
 /// The level blocks of one parse, by a hash of their text, for the next
@@ -224,22 +251,19 @@ impl P<'_> {
             self.diags.recording = Some(Vec::new());
             return None;
         };
-        let m = Move {
-            from: Span::new(block.start, block.start + (end - at)),
-            delta: at as i64 - block.start as i64,
-        };
         reuse.keyed.push((self.file.items.len(), key));
+        // A block where it was is taken as it is (its tree shared); a moved
+        // one is moved once, and kept where it now stands for the next parse.
+        let block = if block.start == at {
+            block
+        } else {
+            Arc::new(block.moved_to(at, end - at, line))
+        };
         reuse.fresh.blocks.insert(key, Arc::clone(&block));
-        let mut level = block.level.clone();
-        level.shift(m);
-        self.file.items.push(Item::Level(level));
-        let mut comments = block.comments.clone();
-        comments.shift(m);
-        self.file.comments.extend(comments);
+        self.file.items.push(Item::Level(Arc::clone(&block.level)));
+        self.file.comments.extend(block.comments.iter().cloned());
         for d in &block.diagnostics {
-            let mut d = d.clone();
-            d.shift(m);
-            self.diags.capped.push(d);
+            self.diags.capped.push(d.clone());
         }
         Some(end)
     }
@@ -261,7 +285,7 @@ impl P<'_> {
             start: open.start,
             line: open.line,
             names_lines: self.lines_named.get(),
-            level: level.clone(),
+            level: Arc::clone(level),
             comments: self.file.comments[open.comments..].to_vec(),
             diagnostics,
         };
