@@ -470,6 +470,7 @@ pub fn record_action(a: &Analysis, id: &str, route: &str) -> Option<RecordAction
         &[crate::record::Record {
             level: id.to_string(),
             route: route.clone(),
+            at_least: None,
         }],
     )?;
     let (start, end, text) = crate::record::minimal_edit(a.text(), &new);

@@ -334,6 +334,18 @@ fn completions_by_context() {
         "completions_of_a_claim_noun",
         show_completions(&c, &text, at(&text, "must-lose DOOR", 0) + 10)
     );
+    // After `steps N`: its bound, and nothing after the bound's keyword.
+    let text = TRAP.replace("  solution \"RRR\"\n", "  steps 3 at-least 2\n");
+    let d = Analysis::new(&text, 1 << 20);
+    let bound = at(&text, "at-least 2", 0);
+    let labels = |offset| -> Vec<String> {
+        completions(&d, offset)
+            .into_iter()
+            .map(|c| c.label)
+            .collect()
+    };
+    assert_eq!(labels(bound), ["at-least"]);
+    assert!(labels(bound + 9).is_empty());
 }
 
 #[test]
