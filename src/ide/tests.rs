@@ -348,6 +348,30 @@ fn completions_by_context() {
     assert!(labels(bound + 9).is_empty());
 }
 
+/// "Record solution" of a route not proven shortest writes the length with
+/// its bound and says so; a proven one writes the length alone.
+#[test]
+fn recording_an_unproven_route_writes_its_bound() {
+    let a = analysis();
+    let bounded = record_action(&a, "door-trap", "RRRR", Some(3)).expect("an action");
+    assert_eq!(
+        bounded.title,
+        "Record solution RRRR (4 steps, not proven shortest: at least 3)"
+    );
+    assert!(
+        bounded.edit.new_text.contains("4 at-least 3"),
+        "{:?}",
+        bounded.edit
+    );
+    let proven = record_action(&a, "door-trap", "RRRR", None).expect("an action");
+    assert_eq!(proven.title, "Record solution RRRR (4 steps)");
+    assert!(
+        !proven.edit.new_text.contains("at-least"),
+        "{:?}",
+        proven.edit
+    );
+}
+
 #[test]
 fn outline_folding_tokens_hints_lenses() {
     let a = analysis();
