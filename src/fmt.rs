@@ -315,7 +315,7 @@ impl<'a> Printer<'a> {
             L::Reuses(_) => 3,
             L::Hint(_) => 4,
             L::Solution(_) => 5,
-            L::Steps(_) => 6,
+            L::Steps(..) => 6,
             L::MustForm(_) => 7,
             L::MustBreak(_) => 8,
             L::MustLoseWord => 9,
@@ -337,7 +337,8 @@ impl<'a> Printer<'a> {
                 L::Reuses(v) => ("reuses", listed(v)),
                 L::Hint(v) => ("hint", quote(&v.value)),
                 L::Solution(v) => ("solution", quote(&crate::model::route_upper(&v.value))),
-                L::Steps(n) => ("steps", n.value.to_string()),
+                L::Steps(n, None) => ("steps", n.value.to_string()),
+                L::Steps(n, Some(b)) => ("steps", format!("{} at-least {}", n.value, b.value)),
                 L::MustForm(v) => ("must-form", quote(&v.value)),
                 L::MustBreak(v) => ("must-break", quote(&v.value)),
                 L::MustLoseWord => ("must-lose-word", String::new()),
@@ -478,6 +479,26 @@ mod tests {
         let expected = "pack p1 {\n  // the name\n  name     \"P\"\n  version  \"1\"\n}\n\nlegend {\n  x ROCK\n}\n\nlevel l1 {\n  title      \"T\"  // t\n  hint       \"h\"\n\n  board {\n    x .     MIAU  // row\n    . WALL! x\n  }\n}\n\n// end\n";
         assert_eq!(out, expected);
         assert_eq!(format(&out).unwrap(), out);
+    }
+
+    /// `steps N at-least M` reads, formats and reads again to the same
+    /// model; the bound needs its keyword and a whole number.
+    #[test]
+    fn a_bounded_length_round_trips() {
+        let text = "pack p {\n  name \"P\"\n  version \"1\"\n  engine 1\n}\nlevel l {\n  title \"T\"\n  steps   131   at-least  38\n  board {\n    MIAU IS YOU\n  }\n}\n";
+        let out = format(text).expect("formats");
+        assert!(out.contains("\n  steps      131 at-least 38\n"), "{out}");
+        assert_eq!(format(&out).unwrap(), out);
+        let (before, _) = crate::lower::lower(&crate::syntax::parse(text).0);
+        let (after, _) = crate::lower::lower(&crate::syntax::parse(&out).0);
+        for pack in [&before, &after] {
+            assert_eq!(pack.levels[0].check.steps, Some(131));
+            assert_eq!(pack.levels[0].check.steps_at_least, Some(38));
+        }
+        for bad in ["steps 131 at-least", "steps 131 38", "steps 131 at-most 38"] {
+            let errs = format(&text.replace("steps   131   at-least  38", bad)).unwrap_err();
+            assert_eq!(errs[0].code(), "M106", "{bad}");
+        }
     }
 
     #[test]

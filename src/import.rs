@@ -346,8 +346,12 @@ fn level_block(level: &Level, legend: &Legend, out: &mut String) {
     if let Some(s) = &check.solution {
         rows.push(("solution", quote(&s.text)));
     }
-    if let Some(s) = check.steps {
-        rows.push(("steps", s.to_string()));
+    // `.miau` writes the bound after the length it qualifies; a bound
+    // without a length (pack JSON allows it) has no statement to go in.
+    match (check.steps, check.steps_at_least) {
+        (Some(s), Some(b)) => rows.push(("steps", format!("{s} at-least {b}"))),
+        (Some(s), None) => rows.push(("steps", s.to_string())),
+        (None, _) => {}
     }
     // One statement per rule: `must-form` and `must-break` take one string.
     for r in &check.must_form {

@@ -229,8 +229,12 @@ pub struct CheckMeta {
     pub solver_budget: Option<u64>,
     /// `solution`: the recorded route, `U D L R W`.
     pub solution: Option<Named>,
-    /// `steps`: the recorded length of the shortest route.
+    /// `steps`: the recorded length of the shortest route, or of the best
+    /// route known when [`CheckMeta::steps_at_least`] is set.
     pub steps: Option<u64>,
+    /// `stepsAtLeast` (`steps N at-least M`): the recorded length isn't
+    /// proven shortest, and no route is shorter than this.
+    pub steps_at_least: Option<u64>,
 }
 
 /// What a claim over events says every win makes happen.
@@ -679,6 +683,7 @@ impl Shift for Level {
             solver_budget: _,
             solution,
             steps: _,
+            steps_at_least: _,
         } = check;
         id.shift(m);
         category.shift(m);

@@ -2,7 +2,8 @@
 //! editor's "Record solution" action. Plain text in, text out.
 //!
 //! For each level given a route, every `solution` and `steps` statement is
-//! replaced by one `solution "ROUTE"` and one `steps N`, and the result goes
+//! replaced by one `solution "ROUTE"` and one `steps N` (`steps N at-least
+//! M` for a route not proven shortest), and the result goes
 //! through the canonical formatter, so the file reads as `miauc fmt` writes
 //! it. Routes are written in upper case.
 
@@ -16,6 +17,9 @@ pub struct Record {
     pub level: String,
     /// The shortest route, letters `U D L R W`.
     pub route: String,
+    /// When the route isn't proven shortest: the fewest steps a route can
+    /// take, written as `steps N at-least M`.
+    pub at_least: Option<usize>,
 }
 
 /// The source with the routes recorded, formatted; `None` when the text
@@ -33,8 +37,15 @@ pub fn record(text: &str, records: &[Record]) -> Option<String> {
         };
         let route = r.route.to_uppercase();
         let steps = route.chars().filter(|c| !c.is_whitespace()).count();
+        let steps = match r.at_least {
+            Some(b) => format!("{steps} at-least {b}"),
+            None => steps.to_string(),
+        };
         for s in &l.stmts {
-            if matches!(s.kind, LevelStmtKind::Solution(_) | LevelStmtKind::Steps(_)) {
+            if matches!(
+                s.kind,
+                LevelStmtKind::Solution(_) | LevelStmtKind::Steps(..)
+            ) {
                 let (start, end) = whole_lines(text, s.span.start as usize, s.span.end as usize);
                 edits.push((start, end, String::new()));
             }
@@ -78,7 +89,10 @@ pub fn level_as_played(text: &str, id: &str) -> Option<String> {
         let mut out = String::new();
         let mut at = start;
         for s in &l.stmts {
-            if matches!(s.kind, LevelStmtKind::Solution(_) | LevelStmtKind::Steps(_)) {
+            if matches!(
+                s.kind,
+                LevelStmtKind::Solution(_) | LevelStmtKind::Steps(..)
+            ) {
                 let (a, b) = whole_lines(text, s.span.start as usize, s.span.end as usize);
                 out.push_str(text.get(at..a.max(at))?);
                 at = b.max(at);
@@ -169,6 +183,7 @@ mod tests {
         let rec = |level: &str, route: &str| Record {
             level: level.into(),
             route: route.into(),
+            at_least: None,
         };
         // Another run recorded level b meanwhile: a's route joins it.
         let other = record(SRC, &[rec("b", "RRRR")]).unwrap();
@@ -194,6 +209,7 @@ mod tests {
             &[Record {
                 level: "a".into(),
                 route: "RRRR".into(),
+                at_least: None,
             }],
         )
         .unwrap();
@@ -221,10 +237,12 @@ mod tests {
                 Record {
                     level: "a".into(),
                     route: "RRRR".into(),
+                    at_least: None,
                 },
                 Record {
                     level: "b".into(),
                     route: "rrrr".into(),
+                    at_least: Some(3),
                 },
             ],
         )
@@ -234,7 +252,9 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("level b {\n  title      \"B\"\n  solution   \"RRRR\"\n  steps      4\n"),
+            out.contains(
+                "level b {\n  title      \"B\"\n  solution   \"RRRR\"\n  steps      4 at-least 3\n"
+            ),
             "{out}"
         );
         assert_eq!(out.matches("solution").count(), 2, "{out}");
@@ -245,6 +265,7 @@ mod tests {
             &[Record {
                 level: "a".into(),
                 route: "RRRR".into(),
+                at_least: None,
             }],
         );
         assert_eq!(again, None);

@@ -227,6 +227,65 @@ fn recorded_steps_are_judged_against_the_range() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A recorded bound (`steps N at-least B`) inside what the search
+/// established stays the info M420; a bound above a winning route, or above
+/// the length it qualifies, is wrong (M411).
+#[test]
+fn a_recorded_bound_is_judged_against_the_range() {
+    let (dir, path) = bounded_level("bound", None);
+    let (fewest, longest) = bounded_range(path.to_str().unwrap());
+    let judged = |steps: usize, bound: usize| {
+        let (dir, path) = bounded_level(&format!("bound-{steps}-{bound}"), Some(steps));
+        let text = std::fs::read_to_string(&path).unwrap().replace(
+            &format!("steps  {steps}\n"),
+            &format!("steps  {steps} at-least {bound}\n"),
+        );
+        std::fs::write(&path, text).unwrap();
+        let (_, out, _) = miauc(&["check", path.to_str().unwrap(), "--format", "json"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        out.lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter_map(|v| {
+                let code = v.get("code")?.as_str()?;
+                matches!(code, "M411" | "M420").then(|| {
+                    let message = v["message"].as_str().unwrap_or("").to_string();
+                    (code.to_string(), message)
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let held = judged(longest, fewest);
+    assert_eq!(held.len(), 1, "{held:?}");
+    assert_eq!(held[0].0, "M420", "{held:?}");
+    let above = judged(longest, longest + 1);
+    assert_eq!(above.len(), 1, "{above:?}");
+    assert_eq!(above[0].0, "M411");
+    assert!(
+        above[0].1.contains(&format!(
+            "records {longest} steps at least {}; a route of {longest} steps wins (",
+            longest + 1
+        )) && above[0].1.ends_with(&format!(
+            "so the shortest takes fewer than {}.",
+            longest + 1
+        )),
+        "{}",
+        above[0].1
+    );
+    if fewest < longest {
+        let over = judged(fewest, fewest + 1);
+        assert_eq!(over.len(), 1, "{over:?}");
+        assert_eq!(over[0].0, "M411");
+        assert!(
+            over[0]
+                .1
+                .contains("the bound is above the length it qualifies"),
+            "{}",
+            over[0].1
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A recorded solution that wins in fewer steps than the route the solver
 /// found is the best route known: the range ends at its length, and the
 /// check neither calls it wrong nor offers to replace it.
@@ -282,10 +341,10 @@ fn check_fix_records_a_bounded_route_and_says_it_is_not_proven() {
         )),
         "{err}"
     );
+    // The length goes in with the bound the search established.
     let fixed = std::fs::read_to_string(&path).unwrap();
     assert!(
-        fixed.contains(&format!("steps {longest}\n"))
-            || fixed.contains(&format!("steps      {longest}\n")),
+        fixed.contains(&format!("steps      {longest} at-least {fewest}\n")),
         "{fixed}"
     );
     let (_, out, _) = miauc(&["check", p, "--format", "json"]);

@@ -108,3 +108,23 @@ fn fmt_is_idempotent_and_preserves_the_build_on_every_repository_file() {
     }
     assert!(formatted_any >= 2);
 }
+
+/// A length not proven shortest keeps its bound from `.miau` to pack JSON
+/// (`stepsAtLeast`, after `steps`) and back to the same statement.
+#[test]
+fn a_bounded_length_round_trips_through_json() {
+    let source = "pack pp {\n  name    \"P\"\n  version \"1.0.0\"\n  engine  1\n}\n\nlevel ll {\n  title \"L\"\n  steps 131 at-least 38\n\n  board {\n    MIAU IS YOU . FLAG IS WIN\n    @    .  .   . f    .  .\n  }\n}\n";
+    let json = build_source(source).unwrap_or_else(|d| panic!("{d:#?}"));
+    assert!(
+        json.contains("\"steps\": 131,\n      \"stepsAtLeast\": 38,"),
+        "{json}"
+    );
+    let (pack, diags) = from_json(&json);
+    assert!(diags.is_empty(), "{diags:#?}");
+    let imported = to_miau(&pack.unwrap());
+    assert!(
+        imported.contains("\n  steps 131 at-least 38\n"),
+        "{imported}"
+    );
+    assert_eq!(build_source(&imported).unwrap(), json);
+}

@@ -11,6 +11,7 @@ use crate::span::Span;
 use std::sync::atomic::AtomicBool;
 
 mod events;
+mod length;
 pub(super) mod lesson;
 pub(super) mod narrow;
 pub use events::{forbidden_events, with_claim_fix, wrong_code};
@@ -518,7 +519,9 @@ fn route_findings(cx: &mut Ctx<'_>, recorded: &Recorded, recorded_wins: bool, be
         cx.push(d);
     }
     let recorded_steps = [cx.level.check.steps.map(|s| s as usize), recorded.len];
-    if let Some(d) = recorded_length(cx, recorded.span, &recorded_steps, best.fewest, &best.text) {
+    if let Some(d) =
+        length::recorded_length(cx, recorded.span, &recorded_steps, best.fewest, &best.text)
+    {
         cx.push(d);
     }
     let what = if best.proven {
@@ -774,65 +777,6 @@ fn claims(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
             Verdict::Unsolved | Verdict::Cancelled => {}
         }
     }
-}
-
-/// M411 when a recorded length (`steps`, then the recorded solution's)
-/// lies outside what the solve established, the shortest route taking
-/// from `fewest` steps to the length of `route`, the best route known;
-/// else, while that range is open, M420: the recorded length isn't proven
-/// shortest.
-fn recorded_length(
-    cx: &Ctx<'_>,
-    span: Span,
-    recorded: &[Option<usize>],
-    fewest: usize,
-    route: &str,
-) -> Option<Diagnostic> {
-    let id = cx.id();
-    let k = route.len();
-    let mut first = None;
-    for r in recorded.iter().flatten().copied() {
-        first.get_or_insert(r);
-        let why = if fewest >= k && r != k {
-            format!("the shortest solution takes {k} ({route})")
-        } else if r > k {
-            format!(
-                "a route of {} wins ({route}), though the shortest isn't proven: it takes {fewest} to {k} steps",
-                steps(k)
-            )
-        } else if r < fewest {
-            format!(
-                "no winning route has fewer than {fewest} steps; the shortest takes {fewest} to {k} ({route})"
-            )
-        } else {
-            continue;
-        };
-        let mut d = cx.diag(
-            "M411",
-            span,
-            format!("Level {id}: the level records {r} steps; {why}."),
-        );
-        if let Some(s) = &cx.level.check.solution {
-            let title = if fewest >= k {
-                "Replace the solution with the solver's shortest route"
-            } else {
-                "Replace the solution with the shortest route found"
-            };
-            d = d.with_fix(title, s.span, format!("\"{route}\""));
-        }
-        return Some(d);
-    }
-    let r = first.filter(|_| fewest < k)?;
-    let n = cx.report.searches.first().map_or(0, |f| f.expanded);
-    Some(cx.diag(
-        "M420",
-        span,
-        format!(
-            "Level {id} records {}, not proven shortest: the solve search stopped at {n} states (budget {}), so the shortest route takes {fewest} to {k} steps.",
-            steps(r),
-            cx.budget
-        ),
-    ))
 }
 
 fn finish(cx: Ctx<'_>) -> LevelReport {

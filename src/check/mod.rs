@@ -336,6 +336,48 @@ mod tests {
         assert!(world_quality(&p, &[solved("a", 1), solved("b", 1)]).is_none());
     }
 
+    /// A recorded bound against a proven shortest of 4 steps: one above it
+    /// is contradicted by the route, one below it is stale (the length is
+    /// proven now), and a plain `steps 4` is right.
+    #[test]
+    fn a_recorded_bound_is_held_against_a_proven_shortest() {
+        let m411 = |steps: &str| -> Vec<String> {
+            let src = format!(
+                "pack p {{\n  name \"P\"\n  version \"1.0.0\"\n  engine 1\n}}\n\nlevel l {{\n  title \"L\"\n  {steps}\n  board {{\n    MIAU IS YOU . FLAG IS WIN\n    @ . . . f . .\n  }}\n}}\n"
+            );
+            let pack = crate::compile::compile(&src, crate::compile::SourceKind::Miau)
+                .pack
+                .expect("the pack builds");
+            let report = check_level(
+                &pack,
+                &pack.levels[0],
+                0,
+                Options::default(),
+                &std::sync::atomic::AtomicBool::new(false),
+                &mut |_| {},
+            );
+            report
+                .diagnostics
+                .iter()
+                .filter(|d| d.code() == "M411")
+                .map(|d| d.message.clone())
+                .collect()
+        };
+        assert_eq!(
+            m411("steps 4 at-least 6"),
+            [
+                "Level l: the level records 4 steps at least 6; a route of 4 steps wins (RRRR), so the shortest takes fewer than 6."
+            ]
+        );
+        assert_eq!(
+            m411("steps 4 at-least 2"),
+            [
+                "Level l: the level records 4 steps at least 2; the shortest is proven now: it takes 4 (RRRR), so the bound no longer applies."
+            ]
+        );
+        assert!(m411("steps 4").is_empty());
+    }
+
     #[test]
     fn flags_name_the_stage_4_codes() {
         assert_eq!(flag_name("M403"), Some("BYPASS"));

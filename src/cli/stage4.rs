@@ -759,9 +759,14 @@ fn fix_routes(
             d.level.as_deref() == Some(r.level.as_str()) && matches!(d.code(), "M410" | "M411")
         });
         if wrong || level.check.solution.is_none() || level.check.steps.is_none() {
+            // A route not proven shortest is recorded with its bound.
+            let at_least = r
+                .shortest_range()
+                .and_then(|(fewest, longest)| (fewest < longest).then_some(fewest));
             records.push(crate::record::Record {
                 level: r.level.clone(),
                 route: route.clone(),
+                at_least,
             });
         }
     }

@@ -207,6 +207,8 @@ fn level_stmt(a: &Analysis, i: usize, tokens: &[&str], in_string: bool, out: &mu
             }
         }
         "allow" if tokens.len() == 1 => codes(out),
+        // After the length: its bound, for a length not proven shortest.
+        "steps" if tokens.len() == 2 => out.keywords(&["at-least"]),
         "must-lose" | "must-crumble" | "must-become" => nouns(a, out),
         "must-press" => out.values(crate::model::CHANNELS, "channel"),
         _ => {}

@@ -471,9 +471,13 @@ fn statement_meaning(kind: &LevelStmtKind) -> (&'static str, &'static str) {
             "solution",
             "A recorded route (U D L R W); `check` replays it to prove the level still wins, and `check --fix` writes it.",
         ),
-        LevelStmtKind::Steps(_) => (
+        LevelStmtKind::Steps(_, None) => (
             "steps",
             "The length of the shortest route; `check` proves it.",
+        ),
+        LevelStmtKind::Steps(_, Some(_)) => (
+            "steps",
+            "The length of the best route known, not proven shortest; `at-least` is the fewest steps a shorter route could take. `check` holds both against what it finds.",
         ),
         LevelStmtKind::MustForm(_) => (
             "must-form",

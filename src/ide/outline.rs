@@ -462,14 +462,22 @@ pub struct RecordAction {
 }
 
 /// The "Record solution" action of level `id` for `route`, or `None` when
-/// the level already records that route and its length.
-pub fn record_action(a: &Analysis, id: &str, route: &str) -> Option<RecordAction> {
+/// the level already records that route and its length. `at_least`: the
+/// fewest steps a route can take when `route` isn't proven shortest,
+/// written as the length's bound (`steps N at-least M`).
+pub fn record_action(
+    a: &Analysis,
+    id: &str,
+    route: &str,
+    at_least: Option<usize>,
+) -> Option<RecordAction> {
     let route = route.to_uppercase();
     let new = crate::record::record(
         a.text(),
         &[crate::record::Record {
             level: id.to_string(),
             route: route.clone(),
+            at_least,
         }],
     )?;
     let (start, end, text) = crate::record::minimal_edit(a.text(), &new);
@@ -488,10 +496,16 @@ pub fn record_action(a: &Analysis, id: &str, route: &str) -> Option<RecordAction
         .map(|(k, _)| k)
         .collect();
     Some(RecordAction {
-        title: format!(
-            "Record solution {route} ({})",
-            crate::diag::wording::count(steps, "step")
-        ),
+        title: match at_least {
+            Some(m) => format!(
+                "Record solution {route} ({}, not proven shortest: at least {m})",
+                crate::diag::wording::count(steps, "step")
+            ),
+            None => format!(
+                "Record solution {route} ({})",
+                crate::diag::wording::count(steps, "step")
+            ),
+        },
         edit: TextEdit {
             span: Span::new(start, end),
             new_text: text,

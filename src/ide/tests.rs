@@ -334,6 +334,42 @@ fn completions_by_context() {
         "completions_of_a_claim_noun",
         show_completions(&c, &text, at(&text, "must-lose DOOR", 0) + 10)
     );
+    // After `steps N`: its bound, and nothing after the bound's keyword.
+    let text = TRAP.replace("  solution \"RRR\"\n", "  steps 3 at-least 2\n");
+    let d = Analysis::new(&text, 1 << 20);
+    let bound = at(&text, "at-least 2", 0);
+    let labels = |offset| -> Vec<String> {
+        completions(&d, offset)
+            .into_iter()
+            .map(|c| c.label)
+            .collect()
+    };
+    assert_eq!(labels(bound), ["at-least"]);
+    assert!(labels(bound + 9).is_empty());
+}
+
+/// "Record solution" of a route not proven shortest writes the length with
+/// its bound and says so; a proven one writes the length alone.
+#[test]
+fn recording_an_unproven_route_writes_its_bound() {
+    let a = analysis();
+    let bounded = record_action(&a, "door-trap", "RRRR", Some(3)).expect("an action");
+    assert_eq!(
+        bounded.title,
+        "Record solution RRRR (4 steps, not proven shortest: at least 3)"
+    );
+    assert!(
+        bounded.edit.new_text.contains("4 at-least 3"),
+        "{:?}",
+        bounded.edit
+    );
+    let proven = record_action(&a, "door-trap", "RRRR", None).expect("an action");
+    assert_eq!(proven.title, "Record solution RRRR (4 steps)");
+    assert!(
+        !proven.edit.new_text.contains("at-least"),
+        "{:?}",
+        proven.edit
+    );
 }
 
 #[test]

@@ -280,6 +280,9 @@ fn insert_check(m: &mut Map<String, Value>, check: &CheckMeta) {
     if let Some(s) = check.steps {
         m.insert("steps".into(), json!(s));
     }
+    if let Some(b) = check.steps_at_least {
+        m.insert("stepsAtLeast".into(), json!(b));
+    }
 }
 
 /// A claim over events: `event`, then `of` when it names anything.

@@ -324,6 +324,9 @@ fn level() -> impl Strategy<Value = Level> {
                         solver_budget: budget,
                         solution,
                         steps,
+                        // A bound on a third of the lengths (the tuple of
+                        // strategies is full): with and without one.
+                        steps_at_least: steps.and_then(|s| (s % 3 == 0).then_some(s / 3 + 1)),
                     },
                     objects,
                     span: Span::default(),
@@ -523,6 +526,7 @@ fn same_model_same_bytes_and_key_order() {
             "solverBudget",
             "solution",
             "steps",
+            "stepsAtLeast",
             "objects"
         ]
     );

@@ -442,7 +442,10 @@ fn level_statements(l: &ast::Level, out: &mut model::Level, diags: &mut Vec<Diag
                     span: v.span,
                 })
             }
-            LevelStmtKind::Steps(n) => c.steps = Some(n.value),
+            LevelStmtKind::Steps(n, at_least) => {
+                c.steps = Some(n.value);
+                c.steps_at_least = at_least.as_ref().map(|b| b.value);
+            }
             LevelStmtKind::Budget(n) => c.solver_budget = Some(n.value),
             LevelStmtKind::MustForm(v) => c.must_form.push(Named {
                 text: v.value.clone(),

@@ -33,6 +33,9 @@ pub(super) struct Stage4 {
     pub(super) diagnostics: Vec<Diagnostic>,
     /// The solver's route, for "Record solution".
     pub(super) route: Option<String>,
+    /// The fewest steps a route can take when that route isn't proven
+    /// shortest: the bound "Record solution" writes with its length.
+    pub(super) at_least: Option<usize>,
 }
 
 /// The hash of level `i`'s text and where the level starts.
@@ -205,6 +208,9 @@ impl Backend {
                     .map(|d| d.shifted(0, -(start as i64)))
                     .collect(),
                 route: o.route.clone(),
+                at_least: o
+                    .shortest
+                    .and_then(|(fewest, longest)| (fewest < longest).then_some(fewest)),
             },
         );
         doc.checks.insert(

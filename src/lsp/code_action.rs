@@ -46,8 +46,8 @@ pub(super) async fn code_action(
             }
         };
         let mut actions: Vec<CodeActionOrCommand> = Vec::new();
-        for (id, route) in routes {
-            let Some(rec) = ide::record_action(&a, &id, &route) else {
+        for (id, route, at_least) in routes {
+            let Some(rec) = ide::record_action(&a, &id, &route, at_least) else {
                 continue;
             };
             let settles: Vec<_> = rec
@@ -117,7 +117,7 @@ fn routes_to_record(
     uri: &Uri,
     a: &Analysis,
     range: Span,
-) -> Vec<(String, String)> {
+) -> Vec<(String, String, Option<usize>)> {
     let caused = crate::diag::levels_with_causes(a.diagnostics());
     let st = server.lock();
     st.docs
@@ -131,7 +131,7 @@ fn routes_to_record(
                     let whole = a.ast_levels().get(i)?.block.whole();
                     let (key, _) = level_key(a, i)?;
                     (key == s4.key && whole.start <= range.end && range.start <= whole.end)
-                        .then(|| Some((id.clone(), s4.route.clone()?)))?
+                        .then(|| Some((id.clone(), s4.route.clone()?, s4.at_least)))?
                 })
                 .collect()
         })

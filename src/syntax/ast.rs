@@ -270,8 +270,9 @@ pub enum LevelStmtKind {
     Hint(Str),
     /// `solution "UDLRW…"`.
     Solution(Str),
-    /// `steps <n>`.
-    Steps(Num),
+    /// `steps <n> [at-least <m>]`: the route length, and the fewest steps a
+    /// shorter route could take when the length isn't proven shortest.
+    Steps(Num, Option<Num>),
     /// `must-form "X IS Y"` (repeatable).
     MustForm(Str),
     /// `must-break "X IS Y"` (repeatable).

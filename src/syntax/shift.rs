@@ -71,7 +71,11 @@ impl Shift for LevelStmtKind {
             | LevelStmtKind::MustBreak(s) => s.shift(m),
             LevelStmtKind::Category(i) => i.shift(m),
             LevelStmtKind::Introduces(v) | LevelStmtKind::Reuses(v) => v.shift(m),
-            LevelStmtKind::Steps(n) | LevelStmtKind::Budget(n) => n.shift(m),
+            LevelStmtKind::Steps(n, at_least) => {
+                n.shift(m);
+                at_least.shift(m);
+            }
+            LevelStmtKind::Budget(n) => n.shift(m),
             LevelStmtKind::MustLoseWord => {}
             LevelStmtKind::Allow(a) => a.shift(m),
             LevelStmtKind::Terrain(v) => v.shift(m),

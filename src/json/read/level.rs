@@ -35,6 +35,7 @@ const LEVEL_KEYS: &[&str] = &[
     "solverBudget",
     "solution",
     "steps",
+    "stepsAtLeast",
     "objects",
 ];
 
@@ -335,6 +336,18 @@ impl Reader {
                     &at.key("steps"),
                     format!(
                         "Level {level}: steps must be a whole number of at least 1; found {v}."
+                    ),
+                ),
+            }
+        }
+        if let Some(v) = m.get("stepsAtLeast") {
+            match v.as_u64() {
+                Some(n) => check.steps_at_least = Some(n),
+                None => self.push(
+                    "M237",
+                    &at.key("stepsAtLeast"),
+                    format!(
+                        "Level {level}: stepsAtLeast must be a whole number of at least 1; found {v}."
                     ),
                 ),
             }

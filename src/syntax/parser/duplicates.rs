@@ -98,7 +98,7 @@ impl P<'_> {
                 L::Reuses(_) => "reuses",
                 L::Hint(_) => "hint",
                 L::Solution(_) => "solution",
-                L::Steps(_) => "steps",
+                L::Steps(..) => "steps",
                 L::Budget(_) => "budget",
                 L::Terrain(_) => "terrain",
                 L::MustLoseWord => "must-lose-word",

@@ -36,7 +36,11 @@ impl P<'_> {
                 .run_grammar(listed(), args, stmt_end)
                 .map(L::Introduces),
             "reuses" => self.run_grammar(listed(), args, stmt_end).map(L::Reuses),
-            "steps" => self.run_grammar(num(), args, stmt_end).map(L::Steps),
+            "steps" => {
+                let bound = kw("at-least").ignore_then(num()).or_not();
+                self.run_grammar(num().then(bound), args, stmt_end)
+                    .map(|(n, at_least)| L::Steps(n, at_least))
+            }
             "budget" => self.run_grammar(num(), args, stmt_end).map(L::Budget),
             "allow" => self.run_grammar(allow_args(), args, stmt_end).map(L::Allow),
             "terrain" => self

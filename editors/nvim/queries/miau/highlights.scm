@@ -19,7 +19,7 @@
   (identifier) @attribute
   (#any-of? @attribute
     "faces" "terrain" "fallback" "accent" "describe" "glyph" "tagline"
-    "channel" "property" "subject" "phase" "pattern" "effect"))
+    "channel" "property" "subject" "phase" "pattern" "effect" "at-least"))
 (palette_entry
   (identifier) @attribute
   (#any-of? @attribute
