@@ -553,50 +553,60 @@ impl Pack {
     /// refuses a line break in any of them (a `.miau` string is one line),
     /// and `import` relies on that.
     pub fn texts(&self) -> Vec<(String, &str)> {
+        let mut out = Vec::new();
+        self.each_text(&mut |path, text| out.push((path(), text)));
+        out
+    }
+
+    /// [`Pack::texts`] one by one, each path written only when `f` asks
+    /// for it: stage 2 reads every text on every edit in the editor and
+    /// names the path only of a text with a line break.
+    pub fn each_text<'a>(&'a self, f: &mut dyn FnMut(&dyn Fn() -> String, &'a str)) {
         let pack = self;
-        let mut out: Vec<(String, &str)> = Vec::new();
-        out.push(("manifest.name".into(), &pack.name));
-        out.push(("manifest.version".into(), &pack.version));
+        f(&|| "manifest.name".into(), &pack.name);
+        f(&|| "manifest.version".into(), &pack.version);
         if let Some(w) = &pack.world {
-            out.push(("manifest.world.glyph".into(), &w.glyph));
+            f(&|| "manifest.world.glyph".into(), &w.glyph);
             if let Some(t) = &w.tagline {
-                out.push(("manifest.world.tagline".into(), t));
+                f(&|| "manifest.world.tagline".into(), t);
             }
         }
         for e in &pack.palette {
-            let at = format!("palette.{}", e.noun.text);
-            out.push((format!("{at}.glyph"), &e.glyph));
-            if let Some(f) = &e.fallback {
-                out.push((format!("{at}.fallback"), f));
+            let noun = &e.noun.text;
+            f(&|| format!("palette.{noun}.glyph"), &e.glyph);
+            if let Some(fallback) = &e.fallback {
+                f(&|| format!("palette.{noun}.fallback"), fallback);
             }
         }
         for e in &pack.glossary {
-            out.push((format!("properties.{}.describe", e.word.text), &e.describe));
+            f(
+                &|| format!("properties.{}.describe", e.word.text),
+                &e.describe,
+            );
         }
         for (k, a) in pack.allow.iter().enumerate() {
-            out.push((format!("manifest.allow[{k}].reason"), &a.reason));
+            f(&|| format!("manifest.allow[{k}].reason"), &a.reason);
         }
         for (i, l) in pack.levels.iter().enumerate() {
-            let at = format!("levels[{i}]");
             for (field, v) in [("title", &l.title), ("hint", &l.hint)] {
                 if let Some(v) = v {
-                    out.push((format!("{at}.{field}"), v));
+                    f(&|| format!("levels[{i}].{field}"), v);
                 }
             }
             for (field, intro) in [("introduces", &l.introduces), ("reuses", &l.reuses)] {
                 for (k, idea) in intro.ideas.iter().enumerate() {
-                    out.push((format!("{at}.{field}.ideas[{k}]"), idea));
+                    f(&|| format!("levels[{i}].{field}.ideas[{k}]"), idea);
                 }
             }
             let c = &l.check;
             if let Some(s) = &c.solution {
-                out.push((format!("{at}.solution"), &s.text));
+                f(&|| format!("levels[{i}].solution"), &s.text);
             }
             for (k, r) in c.must_form.iter().enumerate() {
-                out.push((format!("{at}.mustForm[{k}]"), &r.text));
+                f(&|| format!("levels[{i}].mustForm[{k}]"), &r.text);
             }
             for (k, r) in c.must_break.iter().enumerate() {
-                out.push((format!("{at}.mustBreak[{k}]"), &r.text));
+                f(&|| format!("levels[{i}].mustBreak[{k}]"), &r.text);
             }
             let allows = c
                 .allow_bypass
@@ -604,10 +614,9 @@ impl Pack {
                 .chain(c.allow_hands_off.iter())
                 .chain(c.allow.iter());
             for a in allows {
-                out.push((format!("{at}.allow"), &a.reason));
+                f(&|| format!("levels[{i}].allow"), &a.reason);
             }
         }
-        out
     }
 
     /// The union of the levels' features, in [`FEATURES`] order.

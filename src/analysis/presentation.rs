@@ -120,8 +120,9 @@ fn check_pack_copy(pack: &Pack, out: &mut Vec<Diagnostic>) {
 struct GlyphUsage<'a> {
     /// Property words of some level (declared by an automaton or a pair).
     properties: BTreeSet<&'a str>,
-    /// Each noun drawn from the palette, with where it first appears.
-    drawn: BTreeMap<String, Span>,
+    /// Each noun drawn from the palette, with where it first appears
+    /// (borrowed: the editor collects this on every edit, over every object).
+    drawn: BTreeMap<&'a str, Span>,
     /// Terrain nouns, drawn as slabs.
     slab: BTreeSet<&'a str>,
     /// Nouns of things with a channel (plates and gates, the only things
@@ -154,13 +155,13 @@ impl<'a> GlyphUsage<'a> {
                     usage.channelled.insert(o.text.as_str());
                 }
                 if (o.kind == Kind::Thing && !channel_holder) || noun_word {
-                    usage.drawn.entry(o.text.clone()).or_insert(o.span);
+                    usage.drawn.entry(o.text.as_str()).or_insert(o.span);
                 }
             }
             if let Some(f) = &l.frail {
                 for (k, v) in &f.leaves {
-                    usage.drawn.entry(k.text.clone()).or_insert(k.span);
-                    usage.drawn.entry(v.text.clone()).or_insert(v.span);
+                    usage.drawn.entry(k.text.as_str()).or_insert(k.span);
+                    usage.drawn.entry(v.text.as_str()).or_insert(v.span);
                 }
             }
         }
@@ -172,10 +173,8 @@ impl<'a> GlyphUsage<'a> {
 /// a terrain slab), in noun order.
 fn check_missing_glyphs(pack: &Pack, usage: &GlyphUsage, out: &mut Vec<Diagnostic>) {
     let palette: BTreeSet<&str> = pack.palette.iter().map(|p| p.noun.text.as_str()).collect();
-    for (n, span) in &usage.drawn {
-        if palette.contains(n.as_str())
-            || crate::model::builtin_glyph(n).is_some()
-            || usage.slab.contains(n.as_str())
+    for (&n, span) in &usage.drawn {
+        if palette.contains(n) || crate::model::builtin_glyph(n).is_some() || usage.slab.contains(n)
         {
             continue;
         }

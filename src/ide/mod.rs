@@ -2,7 +2,8 @@
 //! language server, with no protocol types and no I/O.
 //!
 //! [`Analysis::new`] runs the front end and stages 1–3 once per document
-//! version and indexes every name in the text ([`Occurrence`]); each feature
+//! version, and the first request that needs it indexes every name in the
+//! text ([`Occurrence`]); each feature
 //! (hover, definition, completion, …) is a function of an [`Analysis`] and a
 //! byte offset, so tests call them directly and the shell in [`crate::lsp`]
 //! only converts positions and types at the edge.

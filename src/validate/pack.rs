@@ -280,17 +280,21 @@ impl Validator {
     /// line's end, the parser reads a code as one token and drops a repeated
     /// stack word with its own M112.
     pub(super) fn expressible(&mut self, pack: &Pack) {
-        for (path, value) in pack.texts() {
+        let mut broken = Vec::new();
+        pack.each_text(&mut |path, value| {
             if value.contains(['\n', '\r']) {
-                self.pack_diag(
-                    "M202",
-                    Span::default(),
-                    &path,
-                    format!(
-                        "{path} must be one line of text: a line break can't be written in .miau. Join the lines with a space."
-                    ),
-                );
+                broken.push(path());
             }
+        });
+        for path in broken {
+            self.pack_diag(
+                "M202",
+                Span::default(),
+                &path,
+                format!(
+                    "{path} must be one line of text: a line break can't be written in .miau. Join the lines with a space."
+                ),
+            );
         }
         let level_allows = within_limit(pack).iter().enumerate().flat_map(|(i, l)| {
             let c = &l.check;
