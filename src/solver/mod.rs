@@ -100,7 +100,9 @@
 //!   fingerprint hashes its PUSH things as a set, so a successor's images'
 //!   follow from its parent's with two terms swapped each. A successor that
 //!   leaves PUSH things frozen off the GOAL cells for good (a set walled in
-//!   on both axes by itself and blocked cells) is dropped unstored.
+//!   on both axes by itself and blocked cells) is dropped unstored, and so
+//!   is one whose frozen set cuts a GOAL cell off from every other PUSH
+//!   thing (a goal room whose entrance a frozen thing now fills).
 //!
 //! # Satisficing
 //!

@@ -7,7 +7,8 @@ impl PushSpace<'_> {
     /// Whether the push moving the line from `first` to `past` (step
     /// `dir`) out of node `key` leaves more PUSH things off GOAL cells for
     /// good than a win can spare: a *frozen* set of them that no push can
-    /// ever move again.
+    /// ever move again; or a frozen set that seals a GOAL cell off from
+    /// every other PUSH thing ([`PushSpace::goal_sealed`]).
     ///
     /// **The rule, chains included.** Call a set `S` of PUSH things frozen
     /// when each thing of `S` has, on each axis, a side along which the
@@ -56,7 +57,11 @@ impl PushSpace<'_> {
             return false;
         }
         let things = key[1..].iter().map(|&c| if c == first { past } else { c });
-        self.stuck(things, work) + self.needed > key.len() - 1
+        if self.stuck(things.clone(), work) + self.needed > key.len() - 1 {
+            return true;
+        }
+        let things: Vec<u32> = things.collect();
+        self.goal_sealed(&things, work)
     }
 
     /// Whether node `key` has more PUSH things frozen off GOAL cells than a
@@ -65,6 +70,89 @@ impl PushSpace<'_> {
     pub(super) fn frozen_dead(&self, key: &[u32], work: &mut Work) -> bool {
         let stuck = self.stuck(key[1..].iter().copied(), work);
         stuck + self.needed > key.len() - 1
+    }
+
+    /// Whether PUSH things at cells `things` leave a GOAL cell that none
+    /// of them can ever be pushed onto: the largest frozen set
+    /// ([`PushSpace::freezes`]) stays where it is for good, so its things
+    /// are walls to every other push, and a GOAL cell neither held by one
+    /// of them nor reachable by pushes from a thing outside the set (other
+    /// things and the player's walks ignored, which only removes
+    /// obstacles) is never covered. Every GOAL cell must be covered for a
+    /// win. A goal room entered through a cell a frozen thing now fills is
+    /// the case this catches, which the static push distances cannot see.
+    pub(super) fn goal_sealed(&self, things: &[u32], work: &mut Work) -> bool {
+        work.frozen.resize(self.cells, false);
+        for &c in things {
+            work.frozen[c as usize] = true;
+        }
+        loop {
+            let mut narrowed = false;
+            for &c in things {
+                if work.frozen[c as usize] && !self.walled(c, &|m| work.frozen[m as usize]) {
+                    work.frozen[c as usize] = false;
+                    narrowed = true;
+                }
+            }
+            if !narrowed {
+                break;
+            }
+        }
+        let sealed = things
+            .iter()
+            .any(|&c| work.frozen[c as usize] && self.goal[c as usize])
+            && self.unreached_goal(things, &work.frozen, &mut work.pulled);
+        for &c in things {
+            work.frozen[c as usize] = false;
+        }
+        sealed
+    }
+
+    /// Whether some GOAL cell not `frozen` can't be reached by pushes from
+    /// any thing at `things` outside `frozen`, frozen cells counting as
+    /// blocked; `marks` is scratch.
+    fn unreached_goal(&self, things: &[u32], frozen: &[bool], marks: &mut Vec<u32>) -> bool {
+        let open =
+            |c: Option<u32>| c.is_some_and(|c| !self.blocked[c as usize] && !frozen[c as usize]);
+        marks.clear();
+        marks.resize(self.cells, u32::MAX);
+        let mut queue = Vec::new();
+        for (g, _) in self
+            .goal
+            .iter()
+            .enumerate()
+            .filter(|&(g, &is)| is && !frozen[g])
+        {
+            // Pull back from the GOAL cell: a thing at `from` is pushed to
+            // `to` with the pusher at the cell past `from`.
+            let stamp = g as u32;
+            queue.clear();
+            queue.push(g as u32);
+            marks[g] = stamp;
+            let mut reached = false;
+            while let Some(to) = queue.pop() {
+                if things.contains(&to) && !frozen[to as usize] {
+                    reached = true;
+                    break;
+                }
+                for (dx, dy) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
+                    let from = self.neighbour(to, -dx, -dy);
+                    let behind = from.and_then(|f| self.neighbour(f, -dx, -dy));
+                    if let Some(f) = from
+                        && open(from)
+                        && open(behind)
+                        && marks[f as usize] != stamp
+                    {
+                        marks[f as usize] = stamp;
+                        queue.push(f);
+                    }
+                }
+            }
+            if !reached {
+                return true;
+            }
+        }
+        false
     }
 
     /// How many of the PUSH things at cells `things` are in the largest
@@ -148,5 +236,33 @@ mod tests {
         // to spare is not enough; a third crate makes two to spare.
         assert_eq!(dead("$ $ . o\n. . @ .\n. . . ."), (true, true));
         assert_eq!(dead("$ $ . o\n. . @ $\n. . . ."), (false, false));
+    }
+
+    /// A crate frozen on the dock at a goal column's mouth seals the docks
+    /// behind it (the count of frozen crates off docks sees nothing); with
+    /// the column open from the side, or nothing frozen, nothing is sealed.
+    #[test]
+    fn a_frozen_crate_seals_a_goal_column() {
+        let sealed_goal = |room: &str| {
+            let game = sealed(room);
+            let space = space_of(&game).expect("a push space");
+            let start = space.start_key().expect("a start");
+            let mut work = Work::default();
+            let out = space.goal_sealed(&start[1..], &mut work);
+            assert!(work.frozen.iter().all(|&f| !f), "marks cleared");
+            (space.frozen_dead(&start, &mut work), out)
+        };
+        assert_eq!(
+            sealed_goal("o # . .\no # $ .\n$+o . . $\n# # @ ."),
+            (false, true)
+        );
+        assert_eq!(
+            sealed_goal("o . . .\no . $ .\n$+o . . $\n# # @ ."),
+            (false, false)
+        );
+        assert_eq!(
+            sealed_goal("o # . .\no # $ .\no . $ $\n# # @ ."),
+            (false, false)
+        );
     }
 }

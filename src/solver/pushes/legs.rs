@@ -150,8 +150,9 @@ mod tests {
         /// a random room reaches: from each cell the walk reaches, each
         /// move into a PUSH thing gives, on the engine, the successor (and
         /// win) the native push gives, or is refused or dead where the
-        /// native push lists nothing; and each walk the flood takes is a
-        /// move the engine makes without moving anything else.
+        /// native push lists nothing (or has a GOAL cell sealed off,
+        /// `sealed_key`); and each walk the flood takes is a move the
+        /// engine makes without moving anything else.
         #[test]
         fn native_pushes_are_the_engines(b in room()) {
             let game = walled(&b);
@@ -209,6 +210,9 @@ mod tests {
                     }
                 }
                 let listed: Vec<_> = native.iter().map(|(l, n)| (l.from, l.dir, l.won, n.clone())).collect();
+                // What the native pushes leave out beyond the dead ones
+                // above is a successor with a GOAL cell sealed off.
+                engine.retain(|e| listed.contains(e) || !space.sealed_key(&e.3));
                 prop_assert_eq!(&listed, &engine, "from {:?} on\n{}", key, b);
                 queue.extend(native.into_iter().filter(|(l, _)| !l.won).map(|(_, n)| n));
             }

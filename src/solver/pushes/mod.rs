@@ -346,6 +346,9 @@ struct Work {
     /// Per cell: a PUSH thing of the frozen set being narrowed
     /// ([`PushSpace::freezes`]); all false between calls.
     frozen: Vec<bool>,
+    /// Per cell, the GOAL cell whose pull-back last reached it
+    /// ([`PushSpace::goal_sealed`]).
+    pulled: Vec<u32>,
 }
 
 /// One push found from a node; the successor's key is in [`Work::next`].

@@ -79,4 +79,41 @@ impl PushSpace<'_> {
         let stuck = frozen.iter().filter(|&&c| !self.goal[c as usize]).count();
         stuck + self.needed > key.len() - 1
     }
+
+    /// Whether `key` has a GOAL cell that no PUSH thing outside the
+    /// largest frozen set can be pushed onto, frozen things counting as
+    /// walls and other things ignored: every cell a thing could be pushed
+    /// from towards the GOAL cell, found in full, then the things looked up.
+    pub(super) fn sealed_key(&self, key: &[u32]) -> bool {
+        use std::collections::BTreeSet;
+        let mut frozen: BTreeSet<u32> = key[1..].iter().copied().collect();
+        while let Some(&free) = frozen
+            .iter()
+            .find(|&&c| !self.walled(c, &|m| frozen.contains(&m)))
+        {
+            frozen.remove(&free);
+        }
+        let open =
+            |c: Option<u32>| c.is_some_and(|c| !self.blocked[c as usize] && !frozen.contains(&c));
+        let goals =
+            (0..self.cells as u32).filter(|&g| self.goal[g as usize] && !frozen.contains(&g));
+        goals.into_iter().any(|g| {
+            let mut reach = BTreeSet::from([g]);
+            let mut todo = vec![g];
+            while let Some(to) = todo.pop() {
+                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    let from = self.neighbour(to, dx, dy);
+                    if open(from) && open(from.and_then(|f| self.neighbour(f, dx, dy))) {
+                        let f = from.unwrap_or(to);
+                        if reach.insert(f) {
+                            todo.push(f);
+                        }
+                    }
+                }
+            }
+            !key[1..]
+                .iter()
+                .any(|c| !frozen.contains(c) && reach.contains(c))
+        })
+    }
 }
