@@ -335,7 +335,7 @@ pub const CATALOGUE: &[CodeInfo] = &[
     CodeInfo {
         code: "M249",
         name: "absent-claim-target",
-        severity: Severity::Error,
+        severity: Severity::Warning,
     },
     CodeInfo {
         code: "M301",
