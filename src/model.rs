@@ -504,6 +504,18 @@ pub const FEATURES: &[&str] = &[
 ];
 
 impl Level {
+    /// The channels its plates and gates are on, each once, sorted.
+    pub fn channels(&self) -> Vec<&str> {
+        let mut channels: Vec<&str> = self
+            .objects
+            .iter()
+            .filter_map(|o| o.channel.as_deref())
+            .collect();
+        channels.sort_unstable();
+        channels.dedup();
+        channels
+    }
+
     /// The property words this level declares (`rules.md` §2.2): its
     /// automata's properties and its pairs' words, each once, in order.
     pub fn declared_properties(&self) -> std::collections::BTreeSet<&str> {

@@ -293,13 +293,7 @@ impl Validator {
             .collect();
         nouns.sort_unstable();
         nouns.dedup();
-        let mut channels: Vec<&str> = level
-            .objects
-            .iter()
-            .filter_map(|o| o.channel.as_deref())
-            .collect();
-        channels.sort_unstable();
-        channels.dedup();
+        let channels = level.channels();
         for (k, claim) in level.check.must_happen.iter().enumerate() {
             let (what, known) = match claim.kind.args() {
                 ClaimArgs::Nouns | ClaimArgs::SomeNouns => ("noun", &nouns),
