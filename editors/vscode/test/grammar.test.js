@@ -143,6 +143,10 @@ test('statement and attribute keywords', async () => {
   }
   hasScope(scopesAt(lines, 'MIAU  "🐈"', 'faces'), 'keyword.other.attribute.miau', 'faces');
   hasScope(scopesAt(lines, 'TICK accent', 'describe'), 'keyword.other.attribute.miau', 'describe');
+  // A recorded length's bound: `at-least` is an attribute, its figure a number.
+  const bound = await tokenize('level l {\n  steps 131 at-least 38\n}\n');
+  hasScope(scopesAt(bound, 'steps 131', 'at-least'), 'keyword.other.attribute.miau', 'at-least');
+  hasScope(scopesAt(bound, 'steps 131', '38'), 'constant.numeric.miau', 'bound');
   // An id that merely contains an attribute word is not a keyword.
   notScope(scopesAt(lines, 'automaton mouse-shuttle', 'mouse-shuttle', { whole: false }), 'keyword', 'automaton id');
 });
