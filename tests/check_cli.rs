@@ -166,6 +166,24 @@ fn bounded_range(path: &str) -> (usize, usize) {
     (n("min"), n("max"))
 }
 
+/// The recorded-length diagnostics (M411, M420) of `check --format json`
+/// output: code, severity and message of each.
+fn length_diagnostics(out: &str) -> Vec<(String, String, String)> {
+    out.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| {
+            let code = v.get("code")?.as_str()?;
+            matches!(code, "M411" | "M420").then(|| {
+                (
+                    code.to_string(),
+                    v["severity"].as_str().unwrap_or("").to_string(),
+                    v["message"].as_str().unwrap_or("").to_string(),
+                )
+            })
+        })
+        .collect()
+}
+
 /// Recorded steps against a shortest only bounded: inside the range an
 /// info (M420, with the range), outside it M411 (a route shorter found, or
 /// fewer steps than any route can take).
@@ -177,19 +195,7 @@ fn recorded_steps_are_judged_against_the_range() {
         let (dir, path) = bounded_level(&format!("judge-{steps}"), Some(steps));
         let (_, out, _) = miauc(&["check", path.to_str().unwrap(), "--format", "json"]);
         let _ = std::fs::remove_dir_all(&dir);
-        out.lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter_map(|v| {
-                let code = v.get("code")?.as_str()?;
-                matches!(code, "M411" | "M420").then(|| {
-                    (
-                        code.to_string(),
-                        v["severity"].as_str().unwrap_or("").to_string(),
-                        v["message"].as_str().unwrap_or("").to_string(),
-                    )
-                })
-            })
-            .collect::<Vec<_>>()
+        length_diagnostics(&out)
     };
     for steps in [fewest, longest] {
         let found = codes(steps);
@@ -243,15 +249,9 @@ fn a_recorded_bound_is_judged_against_the_range() {
         std::fs::write(&path, text).unwrap();
         let (_, out, _) = miauc(&["check", path.to_str().unwrap(), "--format", "json"]);
         let _ = std::fs::remove_dir_all(&dir);
-        out.lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter_map(|v| {
-                let code = v.get("code")?.as_str()?;
-                matches!(code, "M411" | "M420").then(|| {
-                    let message = v["message"].as_str().unwrap_or("").to_string();
-                    (code.to_string(), message)
-                })
-            })
+        length_diagnostics(&out)
+            .into_iter()
+            .map(|(code, _, message)| (code, message))
             .collect::<Vec<_>>()
     };
     let held = judged(longest, fewest);
