@@ -235,6 +235,8 @@ pub struct CheckMeta {
     /// `stepsAtLeast` (`steps N at-least M`): the recorded length isn't
     /// proven shortest, and no route is shorter than this.
     pub steps_at_least: Option<u64>,
+    /// The `steps` statement, where it was written (none from pack JSON).
+    pub steps_span: Span,
 }
 
 /// What a claim over events says every win makes happen.
@@ -705,6 +707,7 @@ impl Shift for Level {
             solution,
             steps: _,
             steps_at_least: _,
+            steps_span,
         } = check;
         id.shift(m);
         category.shift(m);
@@ -726,6 +729,7 @@ impl Shift for Level {
         must_lose_word.shift(m);
         must_happen.shift(m);
         solution.shift(m);
+        steps_span.shift(m);
         objects.shift(m);
         span.shift(m);
         board_span.shift(m);

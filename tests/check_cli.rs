@@ -234,8 +234,9 @@ fn recorded_steps_are_judged_against_the_range() {
 }
 
 /// A recorded bound (`steps N at-least B`) inside what the search
-/// established stays the info M420; a bound above a winning route, or above
-/// the length it qualifies, is wrong (M411).
+/// established stays the info M420; steps above a winning route are wrong
+/// (M411), and a bound above the steps it qualifies can't hold (M237, at
+/// stage 2: the level isn't searched).
 #[test]
 fn a_recorded_bound_is_judged_against_the_range() {
     let (dir, path) = bounded_level("bound", None);
@@ -257,32 +258,36 @@ fn a_recorded_bound_is_judged_against_the_range() {
     let held = judged(longest, fewest);
     assert_eq!(held.len(), 1, "{held:?}");
     assert_eq!(held[0].0, "M420", "{held:?}");
-    let above = judged(longest, longest + 1);
+    let above = judged(longest + 1, fewest);
     assert_eq!(above.len(), 1, "{above:?}");
     assert_eq!(above[0].0, "M411");
     assert!(
         above[0].1.contains(&format!(
-            "records {longest} steps at least {}; a route of {longest} steps wins (",
-            longest + 1
-        )) && above[0].1.ends_with(&format!(
-            "so the shortest takes fewer than {}.",
+            "records {} steps; a route of {longest} steps wins (",
             longest + 1
         )),
         "{}",
         above[0].1
     );
-    if fewest < longest {
-        let over = judged(fewest, fewest + 1);
-        assert_eq!(over.len(), 1, "{over:?}");
-        assert_eq!(over[0].0, "M411");
-        assert!(
-            over[0]
-                .1
-                .contains("the bound is above the length it qualifies"),
-            "{}",
-            over[0].1
-        );
-    }
+    let (dir2, path2) = bounded_level("bound-over", Some(fewest));
+    let text = std::fs::read_to_string(&path2).unwrap().replace(
+        &format!("steps  {fewest}\n"),
+        &format!("steps  {fewest} at-least {}\n", fewest + 1),
+    );
+    std::fs::write(&path2, text).unwrap();
+    let (_, out, _) = miauc(&["check", path2.to_str().unwrap(), "--format", "json"]);
+    let _ = std::fs::remove_dir_all(&dir2);
+    let m237: Vec<&str> = out.lines().filter(|l| l.contains("\"M237\"")).collect();
+    assert_eq!(m237.len(), 1, "{out}");
+    assert!(
+        m237[0].contains(&format!(
+            "steps {fewest} at-least {} can't hold",
+            fewest + 1
+        )),
+        "{}",
+        m237[0]
+    );
+    assert!(length_diagnostics(&out).is_empty(), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -349,7 +349,7 @@ struct Recorded {
     route: Option<String>,
     /// Its number of steps (letters that are inputs).
     len: Option<usize>,
-    /// The solution's span, else the level's.
+    /// The solution's span, else the `steps` statement's, else the level's.
     span: Span,
 }
 
@@ -359,7 +359,14 @@ impl Recorded {
         let len = route
             .as_ref()
             .map(|r| r.chars().filter(|c| Input::from_char(*c).is_some()).count());
-        let span = level.check.solution.as_ref().map_or(level.span, |s| s.span);
+        let steps = Some(level.check.steps_span).filter(|s| *s != Span::default());
+        let span = level
+            .check
+            .solution
+            .as_ref()
+            .map(|s| s.span)
+            .or(steps)
+            .unwrap_or(level.span);
         Recorded { route, len, span }
     }
 }

@@ -327,6 +327,7 @@ fn level() -> impl Strategy<Value = Level> {
                         // A bound on a third of the lengths (the tuple of
                         // strategies is full): with and without one.
                         steps_at_least: steps.and_then(|s| (s % 3 == 0).then_some(s / 3 + 1)),
+                        steps_span: Span::default(),
                     },
                     objects,
                     span: Span::default(),

@@ -445,6 +445,7 @@ fn level_statements(l: &ast::Level, out: &mut model::Level, diags: &mut Vec<Diag
             LevelStmtKind::Steps(n, at_least) => {
                 c.steps = Some(n.value);
                 c.steps_at_least = at_least.as_ref().map(|b| b.value);
+                c.steps_span = s.span;
             }
             LevelStmtKind::Budget(n) => c.solver_budget = Some(n.value),
             LevelStmtKind::MustForm(v) => c.must_form.push(Named {

@@ -384,7 +384,8 @@ impl Validator {
         }
     }
 
-    /// M237 for zero steps, M238 for a budget out of range.
+    /// M237 for zero steps or a bound on them (`steps N at-least B`) that
+    /// can't hold; M238 for a budget out of range.
     fn steps_and_budget(&mut self, lv: &Lv<'_>) {
         let level = lv.level;
         let name = &lv.name;
@@ -392,10 +393,14 @@ impl Validator {
             let d = self.level_diag(
                 lv,
                 "M237",
-                Span::default(),
+                level.check.steps_span,
                 ".steps",
                 format!("Level {name}: steps must be a whole number of at least 1."),
             );
+            self.emit(d);
+        }
+        if let Some(msg) = bound_fault(name, level.check.steps, level.check.steps_at_least) {
+            let d = self.level_diag(lv, "M237", level.check.steps_span, ".stepsAtLeast", msg);
             self.emit(d);
         }
         if let Some(b) = level.check.solver_budget
@@ -434,6 +439,27 @@ impl Validator {
             level.span,
         );
     }
+}
+
+/// What is wrong with a recorded bound `at_least` on the recorded `steps`
+/// of level `name`, if anything: a bound says the shortest route takes at
+/// least that many steps, so it must be at least 1, qualify a recorded
+/// length (pack JSON can give `stepsAtLeast` alone) and not exceed it (the
+/// recorded route itself would then be shorter than the bound).
+fn bound_fault(name: &str, steps: Option<u64>, at_least: Option<u64>) -> Option<String> {
+    let b = at_least?;
+    Some(match steps {
+        _ if b == 0 => format!(
+            "Level {name}: the bound on the shortest route (`at-least`) must be a whole number of at least 1."
+        ),
+        None => format!(
+            "Level {name}: stepsAtLeast {b} bounds a recorded length, but the level records no steps: record `steps` with it, or remove it."
+        ),
+        Some(n) if b > n => format!(
+            "Level {name}: steps {n} at-least {b} can't hold: a route of {n} steps is recorded, so the shortest takes no more than {n}. Lower the bound to at most {n}, or remove it."
+        ),
+        Some(_) => return None,
+    })
 }
 
 /// A character as a message names it: invisible ones by name.

@@ -120,6 +120,37 @@ fn frail_word_without_statement_offers_one() {
     assert_eq!(d[0].fixes[0].edits[0].span, Span::point(90));
 }
 
+/// A bound on the recorded length (`steps N at-least B`) must be at least
+/// 1, come with the steps it qualifies, and not exceed them; one at or
+/// below the steps is fine.
+#[test]
+fn a_bound_on_the_steps_must_be_able_to_hold() {
+    let faults = |steps: Option<u64>, at_least: u64| {
+        let mut p = pack();
+        p.levels[0].check.steps = steps;
+        p.levels[0].check.steps_at_least = Some(at_least);
+        validate(&p)
+            .into_iter()
+            .filter(|d| d.code() == "M237")
+            .map(|d| d.message)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(faults(Some(10), 4), Vec::<String>::new());
+    assert_eq!(faults(Some(10), 10), Vec::<String>::new());
+    let above = faults(Some(10), 12);
+    assert_eq!(above.len(), 1, "{above:?}");
+    assert!(
+        above[0].contains("steps 10 at-least 12 can't hold"),
+        "{}",
+        above[0]
+    );
+    assert!(above[0].ends_with("Lower the bound to at most 10, or remove it."));
+    let alone = faults(None, 4);
+    assert!(alone[0].contains("the level records no steps"), "{alone:?}");
+    let zero = faults(Some(10), 0);
+    assert!(zero[0].contains("at least 1"), "{zero:?}");
+}
+
 #[test]
 fn solution_with_separators_offers_the_cleaned_route() {
     let mut p = pack();

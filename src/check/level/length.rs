@@ -1,7 +1,7 @@
 //! The recorded length against what the solve established: `steps` and
 //! the recorded solution's length outside the range of the shortest (M411),
-//! a recorded bound (`steps N at-least B`) the solve contradicts (M411), and
-//! a length inside a range not yet narrowed (M420).
+//! a recorded bound (`steps N at-least B`) the solve made obsolete (M411),
+//! and a length inside a range not yet narrowed (M420).
 
 use super::{Ctx, steps};
 use crate::diag::Diagnostic;
@@ -69,37 +69,27 @@ pub(super) fn recorded_length(
     ))
 }
 
-/// M411 for a recorded bound (`steps N at-least B`) the solve contradicts:
-/// a winning route shorter than `B`, a bound above the length it qualifies,
-/// or a shortest now proven, which the bound says isn't. A bound below what
-/// the search ruled out is only weaker, and stands.
+/// M411 for a recorded bound (`steps N at-least B`) the solve made
+/// obsolete: the shortest is proven now, which the bound says it isn't. A
+/// bound below what the search ruled out is only weaker, and stands; one
+/// above a winning route is above the recorded steps too, which is M411
+/// on the steps already (or, above the steps themselves, stage 2's M237).
 fn recorded_bound(cx: &Ctx<'_>, span: Span, fewest: usize, route: &str) -> Option<Diagnostic> {
-    let b = usize::try_from(cx.level.check.steps_at_least?).unwrap_or(usize::MAX);
-    let recorded = cx.level.check.steps.map(|s| s as usize);
+    let b = cx.level.check.steps_at_least?;
     let k = route.len();
-    let why = if b > k {
-        format!(
-            "a route of {} wins ({route}), so the shortest takes fewer than {b}",
-            steps(k)
-        )
-    } else if let Some(n) = recorded.filter(|&n| b > n) {
-        format!(
-            "the bound is above the length it qualifies, and a route of {n} steps would be shorter than it"
-        )
-    } else if fewest >= k {
-        format!(
-            "the shortest is proven now: it takes {k} ({route}), so the bound no longer applies"
-        )
-    } else {
+    if fewest < k {
         return None;
-    };
-    let recorded = match recorded {
+    }
+    let recorded = match cx.level.check.steps {
         Some(n) => format!("{n} steps at least {b}"),
         None => format!("at least {b} steps"),
     };
     Some(cx.diag(
         "M411",
         span,
-        format!("Level {}: the level records {recorded}; {why}.", cx.id()),
+        format!(
+            "Level {}: the level records {recorded}; the shortest is proven now: it takes {k} ({route}), so the bound no longer applies.",
+            cx.id()
+        ),
     ))
 }
