@@ -198,6 +198,26 @@ pub fn satisfice<S: Space, G: Guide>(
     None
 }
 
+/// A winning route of `space`, a level of `game` searched over moves, by
+/// the two [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
+/// `states.0` states, then, when it found none, [`LevelGuide::by_rule_set`]'s
+/// of `states.1`. A route goes on only when `wins` holds for it (a route
+/// replayed on the engine); the rest is [`satisfice`]'s, with the same
+/// `max_bytes` and `cancel` for each pass.
+pub fn satisfice_level<S: Space>(
+    space: &S,
+    game: &Game,
+    states: (u64, u64),
+    max_bytes: usize,
+    cancel: &AtomicBool,
+    wins: impl Fn(&[u8]) -> bool,
+) -> Option<Vec<u8>> {
+    let pass = |guide: LevelGuide, states: u64| {
+        satisfice(space, &guide, states, max_bytes, cancel).filter(|route| wins(route))
+    };
+    pass(LevelGuide::new(game), states.0).or_else(|| pass(LevelGuide::by_rule_set(game), states.1))
+}
+
 /// The engine's [`Guide`] for a level's move search.
 ///
 /// The estimate is the least of: the distance from a YOU thing to a WIN
@@ -206,22 +226,43 @@ pub fn satisfice<S: Space, G: Guide>(
 /// to the nearest PUSH thing (a win covers every GOAL thing); and, with an
 /// offset, the distances that would line up a noun word, an IS word and a
 /// WIN word into a rule (a level whose win is still to be written). Atoms
-/// are each thing's cell and each active rule.
+/// are each thing's cell and each active rule; the guide made by
+/// [`LevelGuide::by_rule_set`] adds each YOU thing's cell under the state's
+/// whole rule set.
 pub struct LevelGuide<'g> {
     game: &'g Game,
     /// The state judged, the engine's buffers and the property sets.
     work: RefCell<(State, Scratch, Vec<u64>)>,
     bits: (u64, u64, u64, u64),
+    /// Whether YOU things' cells under the whole rule set are atoms.
+    rule_sets: bool,
 }
 
 impl<'g> LevelGuide<'g> {
     /// The guide of `game`'s levels.
     pub fn new(game: &'g Game) -> Self {
+        Self::with_atoms(game, false)
+    }
+
+    /// The guide of `game`'s levels whose atoms also hold each YOU thing's
+    /// cell under the state's whole rule set: a YOU thing walking where it
+    /// has walked before is novel again once the rules it walks under are,
+    /// so the search tries each rule set it forms on the rest of the board
+    /// (a level won only through several rules formed in turn, each opening
+    /// the way to the next). Where rules seldom change it spreads the search
+    /// thinner than [`LevelGuide::new`]'s, so it runs after that one
+    /// ([`satisfice_level`]).
+    pub fn by_rule_set(game: &'g Game) -> Self {
+        Self::with_atoms(game, true)
+    }
+
+    fn with_atoms(game: &'g Game, rule_sets: bool) -> Self {
         let bit = |name: &str| game.tok(name).map_or(0, |t| game.vocab.prop_bit(t));
         LevelGuide {
             game,
             work: RefCell::new((game.reset().0, Scratch::default(), Vec::new())),
             bits: (bit("YOU"), bit("WIN"), bit("GOAL"), bit("PUSH")),
+            rule_sets,
         }
     }
 
@@ -279,11 +320,22 @@ impl Guide for LevelGuide<'_> {
                 }
             }
         }
+        // The rule set's 14-bit hash (FNV-1a over its pairs): atoms of two
+        // rule sets may meet, which only makes a state less novel than it is.
+        let mut set = 0xcbf2_9ce4_8422_2325u64;
         for &(subject, predicate) in &rules.pairs {
             atoms.push(1 << 31 | u32::from(subject) << 15 | u32::from(predicate));
+            let pair = u64::from(subject) << 16 | u64::from(predicate);
+            set = (set ^ pair).wrapping_mul(0x0100_0000_01b3);
         }
         if you.is_empty() {
             return HOPELESS;
+        }
+        if self.rule_sets {
+            let set = (set >> 50) as u32;
+            for &(x, y) in &you {
+                atoms.push(1 << 30 | set << 16 | (y as u32) << 8 | x as u32);
+            }
         }
         let nearest =
             |from: (i32, i32), to: &[(i32, i32)]| to.iter().map(|&t| taxicab(from, t)).min();
@@ -311,5 +363,64 @@ impl Guide for LevelGuide<'_> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::level::{Constraints, LevelSpace, SATISFICE_FIRST_MOVES};
+
+    /// Keke competition map 162 (`full_biy`): no WIN rule at the start,
+    /// and the words that could form one lie past GOOP (SINK) and SKULL
+    /// (DEFEAT). Its route walks over the same cells under one rule set
+    /// after another, so those states are novel only through the atoms of
+    /// YOU things under the whole rule set.
+    const KEKE_162: &str = "__________\n_B12..G10_\n_sss....._\n_gg..b.1._\n_Fgsr.r5._\n\
+                            _.gsr.R.._\n_.gs....._\n_.gssss.._\n_.13S141F_\n__________";
+
+    /// The level of `ascii`, a core-only Keke map.
+    fn keke(id: &str, ascii: &str) -> Game {
+        Game::new(&crate::import::keke::level(id, ascii).expect("a core-only map"))
+    }
+
+    /// 162 gets a route within the first passes' states, the plain guide's
+    /// pass finding none: the rule-set guide's pass is what wins it.
+    #[test]
+    fn keke_162_is_won_by_the_rule_set_pass() {
+        let game = keke("162", KEKE_162);
+        let space = LevelSpace::new(&game, Constraints::default());
+        let cancel = AtomicBool::new(false);
+        let (plain, _) = SATISFICE_FIRST_MOVES;
+        let by_cells = satisfice(&space, &LevelGuide::new(&game), plain, 1 << 30, &cancel);
+        assert_eq!(by_cells, None, "the plain guide alone finds no route");
+        let wins = |route: &[u8]| space.wins(route);
+        let found = satisfice_level(&space, &game, SATISFICE_FIRST_MOVES, 1 << 30, &cancel, wins);
+        let route = found.expect("a route within the first passes' states");
+        assert!(space.wins(&route));
+        // Rules formed in turn, far apart: no short route.
+        assert!(route.len() > 40, "{}", route.len());
+    }
+
+    /// Keke competition map 20 (`full_biy`), where the two guides find
+    /// different routes (26 and 17 steps): the passes in turn give the
+    /// plain guide's, so a level it wins keeps the route it had before the
+    /// rule-set pass existed.
+    #[test]
+    fn the_plain_guides_pass_comes_first() {
+        let game = keke(
+            "20",
+            "__________\n_bB1...2._\n_..fR1SF._\n_1...31s._\n_3.r..2.1_\n__________",
+        );
+        let space = LevelSpace::new(&game, Constraints::default());
+        let cancel = AtomicBool::new(false);
+        let (plain, by_rule_set) = SATISFICE_FIRST_MOVES;
+        let pass = |guide: LevelGuide, states| satisfice(&space, &guide, states, 1 << 30, &cancel);
+        let by_cells = pass(LevelGuide::new(&game), plain).expect("the plain guide's route");
+        let other = pass(LevelGuide::by_rule_set(&game), by_rule_set).expect("a rule-set route");
+        assert_ne!(by_cells, other, "the guides differ here");
+        let wins = |route: &[u8]| space.wins(route);
+        let found = satisfice_level(&space, &game, SATISFICE_FIRST_MOVES, 1 << 30, &cancel, wins);
+        assert_eq!(found, Some(by_cells));
     }
 }
