@@ -37,10 +37,16 @@ pub const SATISFICE_FIRST_MOVES: (u64, u64) = (100_000, 200_000);
 
 /// The nodes of the satisficing pass run after a plain solve that ended in
 /// LIMIT without a route: the state budget's place, now the shortest route
-/// is out of reach (its byte cap is the memory cap's). Over moves, the
-/// plain guide's pass has this many states, then the rule-set guide's as
-/// many again.
+/// is out of reach (its byte cap is the memory cap's). Over moves, this is
+/// the plain guide's pass; the rule-set guide's follows with
+/// [`SATISFICE_AFTER_RULE_SETS`].
 pub const SATISFICE_AFTER: u64 = 8_000_000;
+
+/// The states of the rule-set guide's pass after the plain guide's
+/// [`SATISFICE_AFTER`] over moves found no route: ten times what the first
+/// pass gives it, and a quarter of the plain guide's, since a level where
+/// neither finds a route pays for both (about 80 000 states a second).
+pub const SATISFICE_AFTER_RULE_SETS: u64 = 2_000_000;
 
 /// Searches `game` under `constraints`: the push search ([`solver::pushes`])
 /// where it applies, else [`solver::search`] on a [`LevelSpace`], with a
@@ -55,7 +61,8 @@ pub const SATISFICE_AFTER: u64 = 8_000_000;
 /// [`SATISFICE_FIRST_MOVES`] states (moves, two guides in turn), before the search runs again
 /// in full, so that the push search can stop at the route's length and a
 /// search stopped by the caller still has it; then, if the shortest-route
-/// search ran out of budget without one, with [`SATISFICE_AFTER`]. A
+/// search ran out of budget without one, with [`SATISFICE_AFTER`] (and
+/// [`SATISFICE_AFTER_RULE_SETS`] over moves). A
 /// route it finds (replayed on the engine, then shortened) decides the
 /// level when the shortest-route search stopped without one: the verdict
 /// is then [`Verdict::Solved`] with [`solver::Shortest::Bounded`] by the
@@ -140,14 +147,14 @@ pub(super) fn probed_search(
         }
     }
     if out.verdict == Verdict::Limit && out.found.is_none() {
-        out.found = pass((SATISFICE_AFTER, SATISFICE_AFTER));
+        out.found = pass((SATISFICE_AFTER, SATISFICE_AFTER_RULE_SETS));
     }
     out.settle()
 }
 
 /// The satisficing pass [`search_level`] runs after a plain solve that
-/// ends in LIMIT ([`SATISFICE_AFTER`] nodes, or states for each of the two
-/// guides over moves, within `limits`),
+/// ends in LIMIT ([`SATISFICE_AFTER`] nodes, or over moves that many states
+/// and then [`SATISFICE_AFTER_RULE_SETS`], within `limits`),
 /// on its own: for a caller whose own clock stopped the exact search
 /// (`miauc solve --timeout`) and that still wants a winning route. The
 /// route wins on the engine and is shortened; fold it into the stopped
@@ -164,7 +171,7 @@ pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Ve
             solver::pushes::satisfice(&pushes, nodes, limits.memory, cancel).filter(wins)
         }
         None => {
-            let states = (nodes, nodes);
+            let states = (nodes, SATISFICE_AFTER_RULE_SETS.min(limits.states));
             let wins = |route: &[u8]| space.wins(route);
             solver::satisfice::satisfice_level(&space, game, states, limits.memory, cancel, wins)
         }
