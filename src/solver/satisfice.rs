@@ -27,7 +27,7 @@
 
 use super::{Space, fingerprint, hash_set_bytes, pass_may_hold, vec_bytes};
 use crate::engine::{Class, Game, Scratch, State, Tok};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -200,8 +200,9 @@ pub fn satisfice<S: Space, G: Guide>(
 
 /// A winning route of `space`, a level of `game` searched over moves, by
 /// the two [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
-/// `states.0` states, then, when it found none, [`LevelGuide::by_rule_set`]'s
-/// of `states.1`. A route goes on only when `wins` holds for it (a route
+/// `states.0` states, then, when it found none and its states held more
+/// than one rule set ([`LevelGuide::saw_rules_change`]: else the second
+/// pass would add no atom), [`LevelGuide::by_rule_set`]'s of `states.1`. A route goes on only when `wins` holds for it (a route
 /// replayed on the engine); the rest is [`satisfice`]'s, with the same
 /// `max_bytes` and `cancel` for each pass.
 pub fn satisfice_level<S: Space>(
@@ -212,10 +213,17 @@ pub fn satisfice_level<S: Space>(
     cancel: &AtomicBool,
     wins: impl Fn(&[u8]) -> bool,
 ) -> Option<Vec<u8>> {
-    let pass = |guide: LevelGuide, states: u64| {
-        satisfice(space, &guide, states, max_bytes, cancel).filter(|route| wins(route))
+    let pass = |guide: &LevelGuide, states: u64| {
+        satisfice(space, guide, states, max_bytes, cancel).filter(|route| wins(route))
     };
-    pass(LevelGuide::new(game), states.0).or_else(|| pass(LevelGuide::by_rule_set(game), states.1))
+    let plain = LevelGuide::new(game);
+    pass(&plain, states.0).or_else(|| {
+        let by_rule_set = LevelGuide::by_rule_set(game);
+        plain
+            .saw_rules_change()
+            .then(|| pass(&by_rule_set, states.1))
+            .flatten()
+    })
 }
 
 /// The engine's [`Guide`] for a level's move search.
@@ -236,6 +244,9 @@ pub struct LevelGuide<'g> {
     bits: (u64, u64, u64, u64),
     /// Whether YOU things' cells under the whole rule set are atoms.
     rule_sets: bool,
+    /// The hash of the first rule set judged, and whether another was.
+    first_set: Cell<Option<u64>>,
+    rules_changed: Cell<bool>,
 }
 
 impl<'g> LevelGuide<'g> {
@@ -263,7 +274,16 @@ impl<'g> LevelGuide<'g> {
             work: RefCell::new((game.reset().0, Scratch::default(), Vec::new())),
             bits: (bit("YOU"), bit("WIN"), bit("GOAL"), bit("PUSH")),
             rule_sets,
+            first_set: Cell::new(None),
+            rules_changed: Cell::new(false),
         }
+    }
+
+    /// Whether the states judged so far hold more than one rule set (as
+    /// far as a 64-bit hash of the set tells them apart). Where they
+    /// don't, the rule-set guide's atoms add nothing to this guide's.
+    pub fn saw_rules_change(&self) -> bool {
+        self.rules_changed.get()
     }
 
     fn class(&self, t: Tok) -> Class {
@@ -328,6 +348,12 @@ impl Guide for LevelGuide<'_> {
             let pair = u64::from(subject) << 16 | u64::from(predicate);
             set = (set ^ pair).wrapping_mul(0x0100_0000_01b3);
         }
+        match self.first_set.get() {
+            None => self.first_set.set(Some(set)),
+            Some(first) => self
+                .rules_changed
+                .set(self.rules_changed.get() | (first != set)),
+        }
         if you.is_empty() {
             return HOPELESS;
         }
@@ -391,9 +417,14 @@ mod tests {
         let game = keke("162", KEKE_162);
         let space = LevelSpace::new(&game, Constraints::default());
         let cancel = AtomicBool::new(false);
-        let (plain, _) = SATISFICE_FIRST_MOVES;
-        let by_cells = satisfice(&space, &LevelGuide::new(&game), plain, 1 << 30, &cancel);
-        assert_eq!(by_cells, None, "the plain guide alone finds no route");
+        let (_, by_rule_set) = SATISFICE_FIRST_MOVES;
+        let plain = LevelGuide::new(&game);
+        let by_cells = satisfice(&space, &plain, by_rule_set, 1 << 30, &cancel);
+        assert_eq!(
+            by_cells, None,
+            "the plain guide finds none in as many states"
+        );
+        assert!(plain.saw_rules_change());
         let wins = |route: &[u8]| space.wins(route);
         let found = satisfice_level(&space, &game, SATISFICE_FIRST_MOVES, 1 << 30, &cancel, wins);
         let route = found.expect("a route within the first passes' states");
@@ -422,5 +453,24 @@ mod tests {
         let wins = |route: &[u8]| space.wins(route);
         let found = satisfice_level(&space, &game, SATISFICE_FIRST_MOVES, 1 << 30, &cancel, wins);
         assert_eq!(found, Some(by_cells));
+    }
+
+    /// The plain guide tells whether its states held more than one rule
+    /// set: not in a room whose only words can't move, but once a word
+    /// pushed out of line breaks a rule.
+    #[test]
+    fn the_plain_guide_sees_rules_change() {
+        let seen = |text: &str| {
+            let game = Game::new(&crate::engine::testkit::level(text));
+            let space = LevelSpace::new(&game, Constraints::default());
+            let guide = LevelGuide::new(&game);
+            let found = satisfice(&space, &guide, 1000, 1 << 30, &AtomicBool::new(false));
+            assert_eq!(found, None, "no WIN: no route");
+            guide.saw_rules_change()
+        };
+        assert!(!seen("MIAU IS YOU\n. m . .\n. . . ."));
+        assert!(seen(
+            "MIAU IS YOU\n. . . .\n. m ROCK .\n. . IS .\n. . PUSH ."
+        ));
     }
 }
