@@ -27,7 +27,7 @@
 
 use super::{Space, fingerprint, hash_set_bytes, pass_may_hold, vec_bytes};
 use crate::engine::{Class, Game, Scratch, State, Tok};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -198,6 +198,34 @@ pub fn satisfice<S: Space, G: Guide>(
     None
 }
 
+/// A winning route of `space`, a level of `game` searched over moves, by
+/// the two [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
+/// `states.0` states, then, when it found none and its states held more
+/// than one rule set ([`LevelGuide::saw_rules_change`]: else the second
+/// pass would add no atom), [`LevelGuide::by_rule_set`]'s of `states.1`. A route goes on only when `wins` holds for it (a route
+/// replayed on the engine); the rest is [`satisfice`]'s, with the same
+/// `max_bytes` and `cancel` for each pass.
+pub fn satisfice_level<S: Space>(
+    space: &S,
+    game: &Game,
+    states: (u64, u64),
+    max_bytes: usize,
+    cancel: &AtomicBool,
+    wins: impl Fn(&[u8]) -> bool,
+) -> Option<Vec<u8>> {
+    let pass = |guide: &LevelGuide, states: u64| {
+        satisfice(space, guide, states, max_bytes, cancel).filter(|route| wins(route))
+    };
+    let plain = LevelGuide::new(game);
+    pass(&plain, states.0).or_else(|| {
+        let by_rule_set = LevelGuide::by_rule_set(game);
+        plain
+            .saw_rules_change()
+            .then(|| pass(&by_rule_set, states.1))
+            .flatten()
+    })
+}
+
 /// The engine's [`Guide`] for a level's move search.
 ///
 /// The estimate is the least of: the distance from a YOU thing to a WIN
@@ -206,23 +234,56 @@ pub fn satisfice<S: Space, G: Guide>(
 /// to the nearest PUSH thing (a win covers every GOAL thing); and, with an
 /// offset, the distances that would line up a noun word, an IS word and a
 /// WIN word into a rule (a level whose win is still to be written). Atoms
-/// are each thing's cell and each active rule.
+/// are each thing's cell and each active rule; the guide made by
+/// [`LevelGuide::by_rule_set`] adds each YOU thing's cell under the state's
+/// whole rule set.
 pub struct LevelGuide<'g> {
     game: &'g Game,
     /// The state judged, the engine's buffers and the property sets.
     work: RefCell<(State, Scratch, Vec<u64>)>,
     bits: (u64, u64, u64, u64),
+    /// Whether YOU things' cells under the whole rule set are atoms.
+    rule_sets: bool,
+    /// The hash of the first rule set judged, and whether another was.
+    first_set: Cell<Option<u64>>,
+    rules_changed: Cell<bool>,
 }
 
 impl<'g> LevelGuide<'g> {
     /// The guide of `game`'s levels.
     pub fn new(game: &'g Game) -> Self {
+        Self::with_atoms(game, false)
+    }
+
+    /// The guide of `game`'s levels whose atoms also hold each YOU thing's
+    /// cell under the state's whole rule set: a YOU thing walking where it
+    /// has walked before is novel again once the rules it walks under are,
+    /// so the search tries each rule set it forms on the rest of the board
+    /// (a level won only through several rules formed in turn, each opening
+    /// the way to the next). Where rules seldom change it spreads the search
+    /// thinner than [`LevelGuide::new`]'s, so it runs after that one
+    /// ([`satisfice_level`]).
+    pub fn by_rule_set(game: &'g Game) -> Self {
+        Self::with_atoms(game, true)
+    }
+
+    fn with_atoms(game: &'g Game, rule_sets: bool) -> Self {
         let bit = |name: &str| game.tok(name).map_or(0, |t| game.vocab.prop_bit(t));
         LevelGuide {
             game,
             work: RefCell::new((game.reset().0, Scratch::default(), Vec::new())),
             bits: (bit("YOU"), bit("WIN"), bit("GOAL"), bit("PUSH")),
+            rule_sets,
+            first_set: Cell::new(None),
+            rules_changed: Cell::new(false),
         }
+    }
+
+    /// Whether the states judged so far hold more than one rule set (as
+    /// far as a 64-bit hash of the set tells them apart). Where they
+    /// don't, the rule-set guide's atoms add nothing to this guide's.
+    pub fn saw_rules_change(&self) -> bool {
+        self.rules_changed.get()
     }
 
     fn class(&self, t: Tok) -> Class {
@@ -279,11 +340,28 @@ impl Guide for LevelGuide<'_> {
                 }
             }
         }
+        // The rule set's 14-bit hash (FNV-1a over its pairs): atoms of two
+        // rule sets may meet, which only makes a state less novel than it is.
+        let mut set = 0xcbf2_9ce4_8422_2325u64;
         for &(subject, predicate) in &rules.pairs {
             atoms.push(1 << 31 | u32::from(subject) << 15 | u32::from(predicate));
+            let pair = u64::from(subject) << 16 | u64::from(predicate);
+            set = (set ^ pair).wrapping_mul(0x0100_0000_01b3);
+        }
+        match self.first_set.get() {
+            None => self.first_set.set(Some(set)),
+            Some(first) => self
+                .rules_changed
+                .set(self.rules_changed.get() | (first != set)),
         }
         if you.is_empty() {
             return HOPELESS;
+        }
+        if self.rule_sets {
+            let set = (set >> 50) as u32;
+            for &(x, y) in &you {
+                atoms.push(1 << 30 | set << 16 | (y as u32) << 8 | x as u32);
+            }
         }
         let nearest =
             |from: (i32, i32), to: &[(i32, i32)]| to.iter().map(|&t| taxicab(from, t)).min();
@@ -311,5 +389,88 @@ impl Guide for LevelGuide<'_> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::level::{Constraints, LevelSpace, SATISFICE_FIRST_MOVES};
+
+    /// Keke competition map 162 (`full_biy`): no WIN rule at the start,
+    /// and the words that could form one lie past GOOP (SINK) and SKULL
+    /// (DEFEAT). Its route walks over the same cells under one rule set
+    /// after another, so those states are novel only through the atoms of
+    /// YOU things under the whole rule set.
+    const KEKE_162: &str = "__________\n_B12..G10_\n_sss....._\n_gg..b.1._\n_Fgsr.r5._\n\
+                            _.gsr.R.._\n_.gs....._\n_.gssss.._\n_.13S141F_\n__________";
+
+    /// The level of `ascii`, a core-only Keke map.
+    fn keke(id: &str, ascii: &str) -> Game {
+        Game::new(&crate::import::keke::level(id, ascii).expect("a core-only map"))
+    }
+
+    /// 162 gets a route within the first passes' states, the plain guide's
+    /// pass finding none: the rule-set guide's pass is what wins it.
+    #[test]
+    fn keke_162_is_won_by_the_rule_set_pass() {
+        let game = keke("162", KEKE_162);
+        let space = LevelSpace::new(&game, Constraints::default());
+        let cancel = AtomicBool::new(false);
+        let (_, by_rule_set) = SATISFICE_FIRST_MOVES;
+        let plain = LevelGuide::new(&game);
+        let by_cells = satisfice(&space, &plain, by_rule_set, 1 << 30, &cancel);
+        assert_eq!(
+            by_cells, None,
+            "the plain guide finds none in as many states"
+        );
+        assert!(plain.saw_rules_change());
+        let wins = |route: &[u8]| space.wins(route);
+        let found = satisfice_level(&space, &game, SATISFICE_FIRST_MOVES, 1 << 30, &cancel, wins);
+        let route = found.expect("a route within the first passes' states");
+        assert!(space.wins(&route));
+        // Rules formed in turn, far apart: no short route.
+        assert!(route.len() > 40, "{}", route.len());
+    }
+
+    /// Keke competition map 20 (`full_biy`), where the two guides find
+    /// different routes (26 and 17 steps): the passes in turn give the
+    /// plain guide's, so a level it wins keeps the route it had before the
+    /// rule-set pass existed.
+    #[test]
+    fn the_plain_guides_pass_comes_first() {
+        let game = keke(
+            "20",
+            "__________\n_bB1...2._\n_..fR1SF._\n_1...31s._\n_3.r..2.1_\n__________",
+        );
+        let space = LevelSpace::new(&game, Constraints::default());
+        let cancel = AtomicBool::new(false);
+        let (plain, by_rule_set) = SATISFICE_FIRST_MOVES;
+        let pass = |guide: LevelGuide, states| satisfice(&space, &guide, states, 1 << 30, &cancel);
+        let by_cells = pass(LevelGuide::new(&game), plain).expect("the plain guide's route");
+        let other = pass(LevelGuide::by_rule_set(&game), by_rule_set).expect("a rule-set route");
+        assert_ne!(by_cells, other, "the guides differ here");
+        let wins = |route: &[u8]| space.wins(route);
+        let found = satisfice_level(&space, &game, SATISFICE_FIRST_MOVES, 1 << 30, &cancel, wins);
+        assert_eq!(found, Some(by_cells));
+    }
+
+    /// The plain guide tells whether its states held more than one rule
+    /// set: not in a room whose only words can't move, but once a word
+    /// pushed out of line breaks a rule.
+    #[test]
+    fn the_plain_guide_sees_rules_change() {
+        let seen = |text: &str| {
+            let game = Game::new(&crate::engine::testkit::level(text));
+            let space = LevelSpace::new(&game, Constraints::default());
+            let guide = LevelGuide::new(&game);
+            let found = satisfice(&space, &guide, 1000, 1 << 30, &AtomicBool::new(false));
+            assert_eq!(found, None, "no WIN: no route");
+            guide.saw_rules_change()
+        };
+        assert!(!seen("MIAU IS YOU\n. m . .\n. . . ."));
+        assert!(seen(
+            "MIAU IS YOU\n. . . .\n. m ROCK .\n. . IS .\n. . PUSH ."
+        ));
     }
 }

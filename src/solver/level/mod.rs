@@ -11,8 +11,8 @@ mod tests;
 pub use events::{DestroyCause, EventFilter};
 
 pub use solve::{
-    SATISFICE_AFTER, SATISFICE_FIRST, SATISFICE_FIRST_MOVES, SATISFICE_PROBE,
-    SATISFICE_PROBE_MOVES, find_route, search_level, search_moves,
+    SATISFICE_AFTER, SATISFICE_AFTER_RULE_SETS, SATISFICE_FIRST, SATISFICE_FIRST_MOVES,
+    SATISFICE_PROBE, SATISFICE_PROBE_MOVES, find_route, search_level, search_moves,
 };
 
 use super::deadlock::DeadCells;

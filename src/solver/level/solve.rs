@@ -22,17 +22,31 @@ pub const SATISFICE_PROBE_MOVES: u64 = 1_000_000;
 /// looks only for shorter routes.
 pub const SATISFICE_FIRST: u64 = 50_000;
 
-/// The states of the satisficing pass run before a plain solve over moves
-/// ([`solver::satisfice`]). The move search gains nothing from a bound, so
-/// this pass only serves a search stopped by its caller (a timeout): kept
-/// small, since it costs a crowded board's exhaustive proof a few tenths
-/// of a second when it finds nothing.
-pub const SATISFICE_FIRST_MOVES: u64 = 5_000;
+/// The states of the satisficing passes run before a plain solve over
+/// moves ([`solver::satisfice::satisfice_level`]): the plain guide's, then,
+/// when it found no route among states of more than one rule set, the
+/// rule-set guide's. A route found bounds the move search (its last layer
+/// is tested, not stored) and is what a search stopped by its caller's
+/// clock still has. The plain guide's pass stays small: it costs every
+/// level past the probe, such as a bundled pack's million-state proof
+/// whose rules never change (0.7 s at 100 000 states, for no route). The
+/// rule-set guide's finds the route of a level won through several rules
+/// formed in turn (Keke 162) in 125 000 to 150 000 states, a second or two;
+/// where it finds none it costs a level past the probe that much.
+pub const SATISFICE_FIRST_MOVES: (u64, u64) = (5_000, 200_000);
 
 /// The nodes of the satisficing pass run after a plain solve that ended in
 /// LIMIT without a route: the state budget's place, now the shortest route
-/// is out of reach (its byte cap is the memory cap's).
+/// is out of reach (its byte cap is the memory cap's). Over moves, this is
+/// the plain guide's pass; the rule-set guide's follows with
+/// [`SATISFICE_AFTER_RULE_SETS`].
 pub const SATISFICE_AFTER: u64 = 8_000_000;
+
+/// The states of the rule-set guide's pass after the plain guide's
+/// [`SATISFICE_AFTER`] over moves found no route: ten times what the first
+/// pass gives it, and a quarter of the plain guide's, since a level where
+/// neither finds a route pays for both (about 80 000 states a second).
+pub const SATISFICE_AFTER_RULE_SETS: u64 = 2_000_000;
 
 /// Searches `game` under `constraints`: the push search ([`solver::pushes`])
 /// where it applies, else [`solver::search`] on a [`LevelSpace`], with a
@@ -44,10 +58,11 @@ pub const SATISFICE_AFTER: u64 = 8_000_000;
 /// ([`solver::satisfice`]) on levels it doesn't decide within
 /// [`SATISFICE_PROBE`] push nodes or [`SATISFICE_PROBE_MOVES`] states:
 /// first with [`SATISFICE_FIRST`] nodes (pushes) or
-/// [`SATISFICE_FIRST_MOVES`] states (moves), before the search runs again
+/// [`SATISFICE_FIRST_MOVES`] states (moves, two guides in turn), before the search runs again
 /// in full, so that the push search can stop at the route's length and a
 /// search stopped by the caller still has it; then, if the shortest-route
-/// search ran out of budget without one, with [`SATISFICE_AFTER`]. A
+/// search ran out of budget without one, with [`SATISFICE_AFTER`] (and
+/// [`SATISFICE_AFTER_RULE_SETS`] over moves). A
 /// route it finds (replayed on the engine, then shortened) decides the
 /// level when the shortest-route search stopped without one: the verdict
 /// is then [`Verdict::Solved`] with [`solver::Shortest::Bounded`] by the
@@ -113,11 +128,10 @@ pub(super) fn probed_search(
     if !plain || space.start_excluded() {
         return search_space(&space, limits, None, jobs, cancel, progress);
     }
-    let guide = solver::satisfice::LevelGuide::new(game);
-    let pass = |nodes: u64| {
-        let nodes = nodes.min(limits.states);
-        solver::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
-            .filter(|route| space.wins(route))
+    let pass = |(plain, by_rule_set): (u64, u64)| {
+        let states = (plain.min(limits.states), by_rule_set.min(limits.states));
+        let wins = |route: &[u8]| space.wins(route);
+        solver::satisfice::satisfice_level(&space, game, states, limits.memory, cancel, wins)
             .map(|route| solver::shorten::shorten(&space, &route))
     };
     let first = probe(probes.1);
@@ -133,13 +147,14 @@ pub(super) fn probed_search(
         }
     }
     if out.verdict == Verdict::Limit && out.found.is_none() {
-        out.found = pass(SATISFICE_AFTER);
+        out.found = pass((SATISFICE_AFTER, SATISFICE_AFTER_RULE_SETS));
     }
     out.settle()
 }
 
 /// The satisficing pass [`search_level`] runs after a plain solve that
-/// ends in LIMIT ([`SATISFICE_AFTER`] nodes or states, within `limits`),
+/// ends in LIMIT ([`SATISFICE_AFTER`] nodes, or over moves that many states
+/// and then [`SATISFICE_AFTER_RULE_SETS`], within `limits`),
 /// on its own: for a caller whose own clock stopped the exact search
 /// (`miauc solve --timeout`) and that still wants a winning route. The
 /// route wins on the engine and is shortened; fold it into the stopped
@@ -150,16 +165,18 @@ pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Ve
         return None;
     }
     let nodes = SATISFICE_AFTER.min(limits.states);
+    let wins = |route: &Vec<u8>| space.wins(route);
     let route = match space.push_space() {
-        Some(pushes) => solver::pushes::satisfice(&pushes, nodes, limits.memory, cancel),
+        Some(pushes) => {
+            solver::pushes::satisfice(&pushes, nodes, limits.memory, cancel).filter(wins)
+        }
         None => {
-            let guide = solver::satisfice::LevelGuide::new(game);
-            solver::satisfice::satisfice(&space, &guide, nodes, limits.memory, cancel)
+            let states = (nodes, SATISFICE_AFTER_RULE_SETS.min(limits.states));
+            let wins = |route: &[u8]| space.wins(route);
+            solver::satisfice::satisfice_level(&space, game, states, limits.memory, cancel, wins)
         }
     };
-    route
-        .filter(|route| space.wins(route))
-        .map(|route| solver::shorten::shorten(&space, &route))
+    route.map(|route| solver::shorten::shorten(&space, &route))
 }
 
 /// [`search_level`] over moves whatever the level: the plain search the
