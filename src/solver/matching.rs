@@ -78,6 +78,43 @@ impl Segments {
         Segments { cells, table }
     }
 
+    /// The single pushes from each of `sources` on a `width`-wide board of
+    /// `blocked.len()` cells: per source, per cell, the fewest pushes of
+    /// one token (the player's cell behind it unblocked) that bring it
+    /// from the source to the cell. As rows of [`Segments::bound`], the
+    /// cheapest assignment of the sources to tokens: how far a set of
+    /// tokens is from standing on `sources`, for a search that pulls them
+    /// back there ([`super::pushes::satisfice_pulls`]).
+    pub fn pushes_from(sources: &[usize], blocked: &[bool], width: usize) -> Segments {
+        let cells = blocked.len();
+        let height = cells.checked_div(width).unwrap_or(0);
+        let at = |x: i32, y: i32| {
+            (x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height)
+                .then(|| y as usize * width + x as usize)
+                .filter(|&c| !blocked[c])
+        };
+        let mut table = vec![UNREACHABLE; sources.len() * cells];
+        let mut queue = std::collections::VecDeque::new();
+        for (s, &source) in sources.iter().enumerate() {
+            let row = &mut table[s * cells..(s + 1) * cells];
+            row[source] = 0;
+            queue.clear();
+            queue.push_back(source);
+            while let Some(c) = queue.pop_front() {
+                let (cx, cy) = ((c % width) as i32, (c / width) as i32);
+                for (dx, dy) in STEPS {
+                    if let (Some(to), Some(_)) = (at(cx + dx, cy + dy), at(cx - dx, cy - dy))
+                        && row[to] == UNREACHABLE
+                    {
+                        row[to] = row[c] + 1;
+                        queue.push_back(to);
+                    }
+                }
+            }
+        }
+        Segments { cells, table }
+    }
+
     /// How many GOAL cells the table covers.
     pub fn goals(&self) -> usize {
         self.table.len().checked_div(self.cells).unwrap_or(0)

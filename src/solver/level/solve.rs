@@ -22,6 +22,22 @@ pub const SATISFICE_PROBE_MOVES: u64 = 1_000_000;
 /// looks only for shorter routes.
 pub const SATISFICE_FIRST: u64 = 50_000;
 
+/// The nodes of the backward satisficing pass over pulls
+/// ([`solver::pushes::satisfice_pulls`]), run before a plain solve over
+/// pushes when the forward pass ([`SATISFICE_FIRST`]) found no route: goal
+/// rooms that must be filled in one order, which the backward pass
+/// unpacks in a valid order by construction. Microban II 124 (twelve
+/// crates) takes 954 000 of them, about 5 s on a busy host; where the pass
+/// finds nothing it costs 6 to 35 s (Microban 153, 144).
+pub const SATISFICE_PULLS: u64 = 1_000_000;
+
+/// The backward pass's nodes times PUSH things at most: a node's pulls,
+/// settling and assignment grow with the things, so rooms of more than
+/// sixteen get proportionally fewer nodes than [`SATISFICE_PULLS`]
+/// (Microban II 131's forty-four crates took 104 s for a million nodes on
+/// a busy host, without a route).
+pub const SATISFICE_PULLS_WORK: u64 = 16_000_000;
+
 /// The states of the satisficing passes run before a plain solve over
 /// moves ([`solver::satisfice::satisfice_level`]): the plain guide's, then,
 /// when it found no route among states of more than one rule set, the
@@ -58,7 +74,9 @@ pub const SATISFICE_AFTER_RULE_SETS: u64 = 2_000_000;
 /// ([`solver::satisfice`]) on levels it doesn't decide within
 /// [`SATISFICE_PROBE`] push nodes or [`SATISFICE_PROBE_MOVES`] states:
 /// first with [`SATISFICE_FIRST`] nodes (pushes) or
-/// [`SATISFICE_FIRST_MOVES`] states (moves, two guides in turn), before the search runs again
+/// [`SATISFICE_FIRST_MOVES`] states (moves, two guides in turn), and over
+/// pushes, if that finds none, backwards with [`SATISFICE_PULLS`] nodes,
+/// before the search runs again
 /// in full, so that the push search can stop at the route's length and a
 /// search stopped by the caller still has it; then, if the shortest-route
 /// search ran out of budget without one, with [`SATISFICE_AFTER`] (and
@@ -111,13 +129,22 @@ pub(super) fn probed_search(
                 .filter(|route| space.wins(route))
                 .map(|route| solver::shorten::shorten(&space, &route))
         };
+        let pulls = || {
+            let things = pushes.things().max(1) as u64;
+            let nodes = SATISFICE_PULLS
+                .min(SATISFICE_PULLS_WORK / things)
+                .min(limits.states);
+            solver::pushes::satisfice_pulls(&pushes, nodes, limits.memory, cancel)
+                .filter(|route| space.wins(route))
+                .map(|route| solver::shorten::shorten(&space, &route))
+        };
         if !plain {
             return solver::pushes::search(&pushes, limits, None, cancel, progress);
         }
         let first = probe(probes.0);
         let mut out = solver::pushes::search(&pushes, first, None, cancel, progress);
         if !settled(&out, first) {
-            let known = pass(SATISFICE_FIRST);
+            let known = pass(SATISFICE_FIRST).or_else(pulls);
             out = solver::pushes::search(&pushes, limits, known, cancel, progress);
         }
         if out.verdict == Verdict::Limit && out.found.is_none() {

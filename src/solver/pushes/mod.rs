@@ -47,7 +47,8 @@
 //! push can move again; `bounds`, the lower bounds on the moves left;
 //! `symmetry`, a room's mirror images kept as one node; `buckets`, how
 //! pending nodes are written; `search`, the shortest-route search;
-//! `satisfice`, a route found without proving it shortest.
+//! `satisfice`, a route found without proving it shortest; `pulls`, one
+//! found backwards, from the won rooms to the start.
 //!
 //! [`deadlock`]: super::deadlock
 //! [`visited`]: super::visited
@@ -56,12 +57,14 @@ mod bounds;
 mod buckets;
 mod frozen;
 mod legs;
+mod pulls;
 mod satisfice;
 mod search;
 mod symmetry;
 #[cfg(test)]
 mod test_rooms;
 
+pub use pulls::satisfice_pulls;
 pub use satisfice::satisfice;
 pub use search::search;
 
@@ -216,6 +219,11 @@ impl<'g> PushSpace<'g> {
             space.segments = Some(Segments::new(dead.goal_cells(), &space.blocked, width));
         }
         Some(space)
+    }
+
+    /// How many PUSH things the room holds: what a node's work grows with.
+    pub fn things(&self) -> usize {
+        self.pushers.len()
     }
 
     fn cell_of(&self, words: &[u32], e: EntId) -> Option<u32> {
