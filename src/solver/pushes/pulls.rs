@@ -17,9 +17,9 @@
 //! region next to a PUSH thing, steps it one cell away from the thing
 //! into a free cell, and drags the thing (and as much of the line of
 //! things behind it as it likes) one cell after it. Read forwards, it is
-//! a push of that line from where the player ends: the walk grid must allow both steps (the player's step away, and
-//! the push's step back), and the thing's new cell must be unblocked and
-//! live. The search starts from every PUSH thing on a GOAL cell with the
+//! a push of that line from where the player ends: the walk grid must
+//! allow both steps (the player's step away, and the push's step back),
+//! and the thing's new cell must be unblocked and live. The search starts from every PUSH thing on a GOAL cell with the
 //! player in each region of the free cells, and stops at the start's
 //! PUSH things with the player in the start's region.
 //!
