@@ -162,6 +162,7 @@ pub fn strip(mut p: Pack) -> Pack {
                 a.span = z;
             }
         }
+        c.steps_span = z;
         if let Some(s) = &mut c.solution {
             s.span = z;
         }
