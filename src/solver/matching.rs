@@ -38,44 +38,72 @@ pub struct Segments {
 /// The four push directions as cell steps: (dx, dy).
 const STEPS: [(i32, i32); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
 
+/// The cell at (x, y) on a `width`-wide board of `blocked.len()` cells,
+/// when it is on the board and not blocked.
+fn open_cell(blocked: &[bool], width: usize) -> impl Fn(i32, i32) -> Option<usize> + '_ {
+    let height = blocked.len().checked_div(width).unwrap_or(0);
+    move |x, y| {
+        (x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height)
+            .then(|| y as usize * width + x as usize)
+            .filter(|&c| !blocked[c])
+    }
+}
+
+/// Breadth-first distances, one row of `cells` per start of `starts`
+/// ([`UNREACHABLE`] where none leads): `step((x, y), next)` appends the
+/// cells one move from cell (x, y) of a `width`-wide board. What a move
+/// is (a push of one cell, a segment of a push line) is the caller's.
+fn distance_rows(
+    starts: &[usize],
+    cells: usize,
+    width: usize,
+    mut step: impl FnMut((i32, i32), &mut Vec<usize>),
+) -> Vec<u32> {
+    let mut table = vec![UNREACHABLE; starts.len() * cells];
+    let mut queue = std::collections::VecDeque::new();
+    let mut next = Vec::new();
+    for (s, &start) in starts.iter().enumerate() {
+        let row = &mut table[s * cells..(s + 1) * cells];
+        row[start] = 0;
+        queue.clear();
+        queue.push_back(start);
+        while let Some(c) = queue.pop_front() {
+            next.clear();
+            step(((c % width) as i32, (c / width) as i32), &mut next);
+            for &n in &next {
+                if row[n] == UNREACHABLE {
+                    row[n] = row[c] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+    }
+    table
+}
+
 impl Segments {
     /// The segment distances to each of `goals` on a `width`-wide board of
     /// `blocked.len()` cells.
     pub fn new(goals: &[usize], blocked: &[bool], width: usize) -> Segments {
-        let cells = blocked.len();
-        let height = cells.checked_div(width).unwrap_or(0);
-        let at = |x: i32, y: i32| {
-            (x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height)
-                .then(|| y as usize * width + x as usize)
-                .filter(|&c| !blocked[c])
-        };
-        let mut table = vec![UNREACHABLE; goals.len() * cells];
-        let mut queue = std::collections::VecDeque::new();
-        for (g, &goal) in goals.iter().enumerate() {
-            let row = &mut table[g * cells..(g + 1) * cells];
-            row[goal] = 0;
-            queue.clear();
-            queue.push_back(goal);
-            while let Some(c) = queue.pop_front() {
-                let (cx, cy) = ((c % width) as i32, (c / width) as i32);
-                for (dx, dy) in STEPS {
-                    // Segments ending at `c` in direction (dx, dy) start at
-                    // `c - k·d` for k = 1, 2, …, through unblocked cells,
-                    // with the player's cell behind the start unblocked.
-                    let mut k = 1;
-                    while let Some(start) = at(cx - k * dx, cy - k * dy) {
-                        if at(cx - (k + 1) * dx, cy - (k + 1) * dy).is_some()
-                            && row[start] == UNREACHABLE
-                        {
-                            row[start] = row[c] + 1;
-                            queue.push_back(start);
-                        }
-                        k += 1;
+        let at = open_cell(blocked, width);
+        let table = distance_rows(goals, blocked.len(), width, |(cx, cy), next| {
+            for (dx, dy) in STEPS {
+                // Segments ending at `c` in direction (dx, dy) start at
+                // `c - k·d` for k = 1, 2, …, through unblocked cells,
+                // with the player's cell behind the start unblocked.
+                let mut k = 1;
+                while let Some(start) = at(cx - k * dx, cy - k * dy) {
+                    if at(cx - (k + 1) * dx, cy - (k + 1) * dy).is_some() {
+                        next.push(start);
                     }
+                    k += 1;
                 }
             }
+        });
+        Segments {
+            cells: blocked.len(),
+            table,
         }
-        Segments { cells, table }
     }
 
     /// The single pushes from each of `sources` on a `width`-wide board of
@@ -86,33 +114,18 @@ impl Segments {
     /// tokens is from standing on `sources`, for a search that pulls them
     /// back there ([`super::pushes::satisfice_pulls`]).
     pub fn pushes_from(sources: &[usize], blocked: &[bool], width: usize) -> Segments {
-        let cells = blocked.len();
-        let height = cells.checked_div(width).unwrap_or(0);
-        let at = |x: i32, y: i32| {
-            (x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height)
-                .then(|| y as usize * width + x as usize)
-                .filter(|&c| !blocked[c])
-        };
-        let mut table = vec![UNREACHABLE; sources.len() * cells];
-        let mut queue = std::collections::VecDeque::new();
-        for (s, &source) in sources.iter().enumerate() {
-            let row = &mut table[s * cells..(s + 1) * cells];
-            row[source] = 0;
-            queue.clear();
-            queue.push_back(source);
-            while let Some(c) = queue.pop_front() {
-                let (cx, cy) = ((c % width) as i32, (c / width) as i32);
-                for (dx, dy) in STEPS {
-                    if let (Some(to), Some(_)) = (at(cx + dx, cy + dy), at(cx - dx, cy - dy))
-                        && row[to] == UNREACHABLE
-                    {
-                        row[to] = row[c] + 1;
-                        queue.push_back(to);
-                    }
+        let at = open_cell(blocked, width);
+        let table = distance_rows(sources, blocked.len(), width, |(cx, cy), next| {
+            for (dx, dy) in STEPS {
+                if let (Some(to), Some(_)) = (at(cx + dx, cy + dy), at(cx - dx, cy - dy)) {
+                    next.push(to);
                 }
             }
+        });
+        Segments {
+            cells: blocked.len(),
+            table,
         }
-        Segments { cells, table }
     }
 
     /// How many GOAL cells the table covers.

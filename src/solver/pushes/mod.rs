@@ -57,6 +57,7 @@ mod bounds;
 mod buckets;
 mod frozen;
 mod legs;
+mod nodes;
 mod pulls;
 mod satisfice;
 mod search;

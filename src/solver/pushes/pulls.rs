@@ -37,11 +37,10 @@
 //! is no verdict. It applies to rooms with as many PUSH things as GOAL
 //! cells to cover (otherwise which things end where is not one set).
 
+use super::nodes::Nodes;
 use super::{DIRS, Key, Leg, NONE, PushSpace, Work};
 use crate::solver::matching::{Assignment, Segments, UNREACHABLE};
-use crate::solver::{fingerprint, hash_set_bytes, pass_may_hold, pool, vec_bytes};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use crate::solver::{fingerprint, pass_may_hold, pool};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A winning route found by a best-first search backwards over pulls from
@@ -77,78 +76,49 @@ pub fn satisfice_pulls(
     let mut assignment = Assignment::default();
     let mut target = start.clone();
     space.settle(&mut target, &mut work);
-    let mut keys: Vec<u32> = Vec::new();
-    let mut parents: Vec<u32> = Vec::new();
-    let mut seen: HashSet<u128> = HashSet::new();
-    let mut met: HashSet<(u32, u32)> = HashSet::new();
-    let mut open = BinaryHeap::new();
-    let cells = space.cells as u32;
-    let novel = |met: &mut HashSet<(u32, u32)>, bound: u32, key: &[u32]| {
-        let mut new = met.insert((bound, cells + key[0]));
-        for &c in &key[1..] {
-            new |= met.insert((bound, c));
-        }
-        new
-    };
+    let mut nodes = Nodes::new(width, space.cells);
     for root in space.won_rooms(&goals, &mut work) {
         let bound = back.bound(&root[1..], &mut assignment);
-        if bound >= UNREACHABLE || !seen.insert(space.node_fingerprint(&root)) {
+        if bound >= UNREACHABLE || !nodes.first_seen(space.node_fingerprint(&root)) {
             continue;
         }
-        let new = novel(&mut met, bound, &root);
-        keys.extend_from_slice(&root);
-        parents.push(u32::MAX);
-        open.push(Reverse((!new, bound, parents.len() as u32 - 1)));
+        nodes.add(&root, None, bound);
     }
     let mut expanded = 0u64;
     let mut key: Key = Vec::with_capacity(width);
     let mut found: Vec<Key> = Vec::new();
-    while let Some(Reverse((_, _, index))) = open.pop() {
+    while let Some(index) = nodes.take(&mut key) {
         if expanded >= max_nodes {
             return None;
         }
-        if expanded.is_multiple_of(1024) {
-            // What the search holds by the next look: a node has at most
-            // four pulls per PUSH thing.
-            let nodes = 1024 * 4 * things.max(1);
-            let bytes = vec_bytes::<u32>(keys.len(), keys.capacity(), nodes * width)
-                + vec_bytes::<u32>(parents.len(), parents.capacity(), nodes)
-                + hash_set_bytes::<u128>(seen.len(), seen.capacity(), nodes)
-                + hash_set_bytes::<(u32, u32)>(met.len(), met.capacity(), nodes * width)
-                + vec_bytes::<Reverse<(bool, u32, u32)>>(open.len(), open.capacity(), nodes);
-            if cancel.load(Ordering::Relaxed) || !pass_may_hold(bytes, max_bytes) {
-                return None;
-            }
+        // What the search holds by the next look: a node has at most four
+        // pulls per PUSH thing.
+        if expanded.is_multiple_of(1024)
+            && (cancel.load(Ordering::Relaxed)
+                || !pass_may_hold(nodes.bytes(1024 * 4 * things.max(1)), max_bytes))
+        {
+            return None;
         }
         expanded += 1;
-        let at = index as usize * width;
-        key.clear();
-        key.extend_from_slice(&keys[at..at + width]);
         found.clear();
         space.pulls(&key, &mut work, |next| found.push(next.to_vec()));
         for next in &mut found {
             space.settle(next, &mut work);
             if *next == target {
-                let mut chain = vec![index];
-                while let Some(&p) = chain.last().and_then(|&i| parents.get(i as usize)) {
-                    if p == u32::MAX {
-                        break;
-                    }
-                    chain.push(p);
-                }
-                return space.pushes_along(&start, &keys, width, &chain, &mut work);
+                // Read forwards, from the start: the node this pull came
+                // from first, the won room last.
+                let mut chain = nodes.chain(index);
+                chain.reverse();
+                return space.pushes_along(&start, &nodes, &chain, &mut work);
             }
-            if !seen.insert(space.node_fingerprint(next)) {
+            if !nodes.first_seen(space.node_fingerprint(next)) {
                 continue;
             }
             let bound = back.bound(&next[1..], &mut assignment);
             if bound >= UNREACHABLE {
                 continue;
             }
-            let new = novel(&mut met, bound, next);
-            keys.extend_from_slice(next);
-            parents.push(index);
-            open.push(Reverse((!new, bound, parents.len() as u32 - 1)));
+            nodes.add(next, Some(index), bound);
         }
     }
     None
@@ -255,22 +225,21 @@ impl PushSpace<'_> {
     }
 
     /// The route from node `start` along a chain of pulled nodes (`chain`,
-    /// indices into `keys`, from the one a pull from the start's region
+    /// indices into `nodes`, from the one a pull from the start's region
     /// leads to up to a won room): per node, the forward push that leaves
     /// its PUSH things, with the shortest walk to it. `None` if a step has
     /// no push (which the pulls' checks rule out).
     fn pushes_along(
         &self,
         start: &[u32],
-        keys: &[u32],
-        width: usize,
+        nodes: &Nodes,
         chain: &[u32],
         work: &mut Work,
     ) -> Option<Vec<u8>> {
         let mut route = Vec::new();
         let mut key: Key = start.to_vec();
         for &i in chain {
-            let want = &keys[i as usize * width + 1..(i as usize + 1) * width];
+            let want = &nodes.key(i)[1..];
             let mut best: Option<(Leg, Key)> = None;
             self.legs(&key, work, |leg, next| {
                 if &next[1..] == want && best.as_ref().is_none_or(|(b, _)| leg.walk < b.walk) {
