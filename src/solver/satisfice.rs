@@ -202,9 +202,10 @@ pub fn satisfice<S: Space, G: Guide>(
 /// the two [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
 /// `states.0` states, then, when it found none and its states held more
 /// than one rule set ([`LevelGuide::saw_rules_change`]: else the second
-/// pass would add no atom), [`LevelGuide::by_rule_set`]'s of `states.1`. A route goes on only when `wins` holds for it (a route
-/// replayed on the engine); the rest is [`satisfice`]'s, with the same
-/// `max_bytes` and `cancel` for each pass.
+/// pass would add no atom), [`LevelGuide::by_rule_set`]'s of `states.1`.
+/// A pass's route counts only when `wins` holds for it (replayed on the
+/// engine), so one that doesn't leaves the next pass its turn; the rest is
+/// [`satisfice`]'s, with the same `max_bytes` and `cancel` for each pass.
 pub fn satisfice_level<S: Space>(
     space: &S,
     game: &Game,

@@ -125,18 +125,17 @@ pub(super) fn probed_search(
         && let Some(pushes) = space.push_space()
     {
         let pass = |nodes: u64| {
-            solver::pushes::satisfice(&pushes, nodes.min(limits.states), limits.memory, cancel)
-                .filter(|route| space.wins(route))
-                .map(|route| solver::shorten::shorten(&space, &route))
+            let found =
+                solver::pushes::satisfice(&pushes, nodes.min(limits.states), limits.memory, cancel);
+            replayed(&space, found)
         };
         let pulls = || {
             let things = pushes.things().max(1) as u64;
             let nodes = SATISFICE_PULLS
                 .min(SATISFICE_PULLS_WORK / things)
                 .min(limits.states);
-            solver::pushes::satisfice_pulls(&pushes, nodes, limits.memory, cancel)
-                .filter(|route| space.wins(route))
-                .map(|route| solver::shorten::shorten(&space, &route))
+            let found = solver::pushes::satisfice_pulls(&pushes, nodes, limits.memory, cancel);
+            replayed(&space, found)
         };
         if !plain {
             return solver::pushes::search(&pushes, limits, None, cancel, progress);
@@ -192,18 +191,27 @@ pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Ve
         return None;
     }
     let nodes = SATISFICE_AFTER.min(limits.states);
-    let wins = |route: &Vec<u8>| space.wins(route);
-    let route = match space.push_space() {
+    match space.push_space() {
         Some(pushes) => {
-            solver::pushes::satisfice(&pushes, nodes, limits.memory, cancel).filter(wins)
+            let found = solver::pushes::satisfice(&pushes, nodes, limits.memory, cancel);
+            replayed(&space, found)
         }
         None => {
             let states = (nodes, SATISFICE_AFTER_RULE_SETS.min(limits.states));
             let wins = |route: &[u8]| space.wins(route);
             solver::satisfice::satisfice_level(&space, game, states, limits.memory, cancel, wins)
+                .map(|route| solver::shorten::shorten(&space, &route))
         }
-    };
-    route.map(|route| solver::shorten::shorten(&space, &route))
+    }
+}
+
+/// A satisficing pass's `found` route, shortened, when it wins on the
+/// engine: the check every pass's route passes before it counts
+/// ([`solver::satisfice::satisfice_level`] makes it between its passes).
+fn replayed(space: &LevelSpace, found: Option<Vec<u8>>) -> Option<Vec<u8>> {
+    found
+        .filter(|route| space.wins(route))
+        .map(|route| solver::shorten::shorten(space, &route))
 }
 
 /// [`search_level`] over moves whatever the level: the plain search the

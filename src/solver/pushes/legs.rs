@@ -119,6 +119,31 @@ impl PushSpace<'_> {
         }
     }
 
+    /// Appends to `route` the walk and push from node `key` to the
+    /// successor `wanted` accepts (the shortest walk where several pushes
+    /// are accepted) and returns that successor, or `None` when no push
+    /// from `key` gives one: how a satisficing pass turns its chain of
+    /// nodes into moves.
+    pub(super) fn push_to(
+        &self,
+        key: &[u32],
+        work: &mut Work,
+        route: &mut Vec<u8>,
+        wanted: impl Fn(&Key) -> bool,
+    ) -> Option<Key> {
+        let mut best: Option<(Leg, Key)> = None;
+        self.legs(key, work, |leg, next| {
+            if wanted(next) && best.as_ref().is_none_or(|(b, _)| leg.walk < b.walk) {
+                best = Some((leg, next.clone()));
+            }
+        });
+        let (leg, next) = best?;
+        // `legs` left the flood of `key` in `work`.
+        self.walk_to(leg.from, work, route);
+        route.push(leg.dir);
+        Some(next)
+    }
+
     /// The moves of the walk from node `key`'s player to `to` (after
     /// [`PushSpace::flood`] on `key`).
     pub(super) fn walk_to(&self, to: u32, work: &Work, route: &mut Vec<u8>) {

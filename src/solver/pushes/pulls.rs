@@ -38,7 +38,7 @@
 //! cells to cover (otherwise which things end where is not one set).
 
 use super::nodes::Nodes;
-use super::{DIRS, Key, Leg, NONE, PushSpace, Work};
+use super::{DIRS, Key, NONE, PushSpace, Work};
 use crate::solver::matching::{Assignment, Segments, UNREACHABLE};
 use crate::solver::{fingerprint, pass_may_hold, pool};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -240,17 +240,7 @@ impl PushSpace<'_> {
         let mut key: Key = start.to_vec();
         for &i in chain {
             let want = &nodes.key(i)[1..];
-            let mut best: Option<(Leg, Key)> = None;
-            self.legs(&key, work, |leg, next| {
-                if &next[1..] == want && best.as_ref().is_none_or(|(b, _)| leg.walk < b.walk) {
-                    best = Some((leg, next.clone()));
-                }
-            });
-            let (leg, next) = best?;
-            // `legs` left the flood of `key` in `work`.
-            self.walk_to(leg.from, work, &mut route);
-            route.push(leg.dir);
-            key = next;
+            key = self.push_to(&key, work, &mut route, |next| &next[1..] == want)?;
         }
         Some(route)
     }

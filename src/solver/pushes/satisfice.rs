@@ -2,7 +2,7 @@
 //! a shortest one, found best-first by novelty.
 
 use super::nodes::Nodes;
-use super::{Key, Leg, PushSpace, Work};
+use super::{Key, PushSpace, Work};
 use crate::solver::matching::UNREACHABLE;
 use crate::solver::{pass_may_hold, pool};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -90,27 +90,18 @@ fn replay(
     last: &[u32],
     work: &mut Work,
 ) -> Vec<u8> {
-    let node = |i: u32| nodes.key(i);
     let mut route = Vec::new();
     let targets = chain[1..]
         .iter()
-        .map(|&i| node(i))
+        .map(|&i| nodes.key(i))
         .chain(std::iter::once(last));
-    let mut key: Key = node(chain[0]).to_vec();
+    let mut key: Key = nodes.key(chain[0]).to_vec();
     for want in targets {
-        let mut leg_found: Option<Leg> = None;
-        space.legs(&key, work, |leg, k| {
-            if k.as_slice() == want && leg_found.is_none_or(|f| leg.walk < f.walk) {
-                leg_found = Some(leg);
-            }
-        });
-        let Some(leg) = leg_found else {
+        let Some(next) = space.push_to(&key, work, &mut route, |k| k.as_slice() == want) else {
             debug_assert!(false, "a satisficing chain that does not replay");
             return route;
         };
-        space.walk_to(leg.from, work, &mut route);
-        route.push(leg.dir);
-        key = want.to_vec();
+        key = next;
     }
     route
 }
