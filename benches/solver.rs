@@ -1,8 +1,9 @@
 //! Solver throughput and memory: `cargo bench --bench solver`.
 //!
-//! Sets of levels, each level searched by a plain solve (`search_level`)
-//! with the default budget (a state count derived from a 2 GiB memory
-//! cap) and a two-minute wall clock per level:
+//! Sets of levels, each level searched by a plain solve
+//! (`search_level_on_clock`) with the default budget (a state count derived
+//! from a 2 GiB memory cap) and a two-minute wall clock per level, the
+//! satisficing passes after a stopped search included:
 //! - `packs`: every level of `packs/` (five runs, medians);
 //! - `crowded`: generated boards of a few hundred things (walls, rocks,
 //!   words) that must be searched exhaustively;
@@ -46,12 +47,11 @@ use miau::compile::{SourceKind, compile};
 use miau::engine::{Game, testkit};
 use miau::import::{keke, xsb};
 use miau::model::Level;
-use miau::solver::level::{Constraints, LevelSpace, search_level};
+use miau::solver::level::{Constraints, LevelSpace, search_level, search_level_on_clock};
 use miau::solver::visited::Visited;
 use miau::solver::{Limits, Outcome, Shortest, Space, Verdict, fingerprint};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Inserts `n` distinct keys of `words` words into a fresh visited set; keys/s.
@@ -115,40 +115,22 @@ fn jobs() -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// One search on `jobs` threads, cancelled after [`TIMEOUT`]; (outcome, seconds).
+/// One search on `jobs` threads within [`TIMEOUT`], the shortest-route
+/// search on its share of the clock and the satisficing passes on the rest
+/// (as `miauc solve --timeout` runs it); (outcome, seconds).
 fn timed_search(game: &Game, limits: Limits, jobs: usize) -> (Outcome, f64) {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let done = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
-    let timer = {
-        let (cancel, done) = (cancel.clone(), done.clone());
-        std::thread::spawn(move || {
-            let (lock, cv) = &*done;
-            let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
-            let (guard, res) = cv
-                .wait_timeout_while(guard, TIMEOUT, |d| !*d)
-                .unwrap_or_else(|e| e.into_inner());
-            if res.timed_out() && !*guard {
-                cancel.store(true, Ordering::Relaxed);
-            }
-        })
-    };
+    let cancel = AtomicBool::new(false);
     let t = Instant::now();
-    let out = search_level(
+    let timed = search_level_on_clock(
         game,
         Constraints::default(),
         limits,
+        TIMEOUT,
         jobs,
         &cancel,
         &mut |_| {},
     );
-    let secs = t.elapsed().as_secs_f64().max(1e-9);
-    {
-        let (lock, cv) = &*done;
-        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        cv.notify_all();
-    }
-    let _ = timer.join();
-    (out, secs)
+    (timed.outcome, t.elapsed().as_secs_f64().max(1e-9))
 }
 
 /// A set's running totals.

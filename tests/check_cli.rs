@@ -362,8 +362,8 @@ fn check_fix_records_a_bounded_route_and_says_it_is_not_proven() {
 }
 
 /// `solve --timeout`: when the clock stops the shortest-route search before
-/// any route is known, the best-first search still gets its turn (on a
-/// clock as long), and the route it finds solves the level, bounded.
+/// any route is known, the best-first search still gets its turn (the
+/// clock's last quarter), and the route it finds solves the level, bounded.
 #[test]
 fn solve_past_its_timeout_still_finds_a_route() {
     let dir = std::env::temp_dir().join(format!("miau-timeout-{}", std::process::id()));

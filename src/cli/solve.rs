@@ -9,11 +9,12 @@ use crate::compile::{self, Compiled, SourceKind};
 use crate::diag::Severity;
 use crate::diag::render::{self, SourceFile};
 use crate::engine::{Game, Tok};
-use crate::solver::level::{Constraints, LevelSpace, find_route, route_text, search_level};
+use crate::solver::level::{
+    Constraints, LevelSpace, route_text, search_level, search_level_on_clock,
+};
 use crate::solver::{LimitKind, Limits, Outcome, Shortest, Verdict};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Arguments of `miauc solve`.
@@ -39,22 +40,6 @@ pub struct SolveArgs {
     pub jobs: Option<usize>,
     /// Output format.
     pub format: SolveFormat,
-}
-
-/// Set when `--timeout` ran out (the search was stopped through `CANCEL`).
-static TIMED_OUT: AtomicBool = AtomicBool::new(false);
-
-/// Starts the `--timeout` clock: after `secs`, the search is cancelled
-/// and the run reports a time limit rather than a cancellation.
-fn start_timeout(secs: Option<f64>) {
-    let Some(secs) = secs.filter(|s| s.is_finite() && *s >= 0.0) else {
-        return;
-    };
-    std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_secs_f64(secs.min(1e9)));
-        TIMED_OUT.store(true, Ordering::SeqCst);
-        CANCEL.store(true, Ordering::SeqCst);
-    });
 }
 
 /// `miauc solve`: the shortest route of one level; exit 0 when solved, 1 when
@@ -89,8 +74,7 @@ pub fn solve(args: &SolveArgs) -> u8 {
         memory: Options::default().memory,
     };
     let start = Instant::now();
-    let plain = constraints == Constraints::default();
-    let (out, limit) = run_search(&game, constraints, limits, jobs, plain, args.timeout);
+    let (out, limit) = run_search(&game, constraints, limits, jobs, args.timeout);
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     let solved = Solved {
         level: &args.level,
@@ -261,31 +245,41 @@ fn search_name(game: &Game, constraints: &Constraints) -> String {
 }
 
 /// Runs the search under `--timeout`, and names the limit that ran out, in
-/// the author's terms. When the clock stopped an unconstrained (`plain`)
-/// search before any route was found, the best-first pass a LIMIT gets
-/// still looks for one, on a clock of its own as long (Ctrl-C stops it too).
+/// the author's terms. On a clock, the shortest-route search gets its
+/// share of it and an unconstrained solve that stops without a route gets
+/// the best-first passes for the rest ([`search_level_on_clock`]); Ctrl-C
+/// stops either.
 fn run_search(
     game: &Game,
     constraints: Constraints,
     limits: Limits,
     jobs: usize,
-    plain: bool,
     timeout: Option<f64>,
 ) -> (Outcome, Option<String>) {
-    start_timeout(timeout);
-    let mut out = with_progress(Some(limits.states), || {
-        search_level(game, constraints, limits, jobs, &CANCEL, &mut |p| note(p))
-    });
-    if out.verdict == Verdict::Cancelled
-        && TIMED_OUT.load(Ordering::SeqCst)
-        && plain
-        && CANCEL.swap(false, Ordering::SeqCst)
-    {
-        start_timeout(timeout);
-        if let Some(route) = with_progress(None, || find_route(game, limits, &CANCEL)) {
-            out = out.with_route(route);
+    let clock = timeout
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| Duration::from_secs_f64(s.min(1e9)));
+    let (mut out, clock_ran_out) = with_progress(Some(limits.states), || {
+        let progress = &mut |p| note(p);
+        match clock {
+            Some(clock) => {
+                let timed = search_level_on_clock(
+                    game,
+                    constraints,
+                    limits,
+                    clock,
+                    jobs,
+                    &CANCEL,
+                    progress,
+                );
+                (timed.outcome, timed.timed_out)
+            }
+            None => (
+                search_level(game, constraints, limits, jobs, &CANCEL, progress),
+                false,
+            ),
         }
-    }
+    });
     let stopped = matches!(
         out.verdict,
         Verdict::Cancelled
@@ -294,7 +288,7 @@ fn run_search(
                 ..
             }
     );
-    let timed_out = stopped && TIMED_OUT.load(Ordering::SeqCst);
+    let timed_out = stopped && clock_ran_out;
     if timed_out && out.verdict == Verdict::Cancelled {
         out.verdict = Verdict::Limit;
     }

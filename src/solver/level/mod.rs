@@ -1,6 +1,7 @@
 //! The engine as a search space: a level's turn function with the pruning of
 //! each stage 4 search (`diagnostics.md` §5.1 note A, `rules.md` §10.4–10.5).
 
+mod clock;
 #[cfg(test)]
 mod event_tests;
 mod events;
@@ -8,6 +9,7 @@ mod solve;
 #[cfg(test)]
 mod tests;
 
+pub use clock::{SEARCH_SHARE, Timed, search_level_on_clock};
 pub use events::{DestroyCause, EventFilter};
 
 pub use solve::{

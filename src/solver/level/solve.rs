@@ -95,10 +95,32 @@ pub fn search_level(
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
     let probes = (SATISFICE_PROBE, SATISFICE_PROBE_MOVES);
-    probed_search(game, constraints, limits, probes, jobs, cancel, progress)
+    let plain = constraints == Constraints::default();
+    let out = probed_search(game, constraints, limits, probes, jobs, cancel, progress);
+    if needs_route(&out, plain, false) {
+        if let Some(route) = find_route(game, limits, cancel) {
+            return out.with_route(route);
+        }
+    }
+    out
 }
 
-/// [`search_level`] with first runs of `probes` (push nodes, move states).
+/// Whether the satisficing passes after the exact search ([`find_route`])
+/// should look for a route: a `plain` solve (constraints change what a
+/// route must avoid) that ran out of budget, or out of time when a clock
+/// stopped it (`clock_stopped`), without one.
+pub(super) fn needs_route(out: &Outcome, plain: bool, clock_stopped: bool) -> bool {
+    let stopped = match out.verdict {
+        Verdict::Limit => true,
+        Verdict::Cancelled => clock_stopped,
+        _ => false,
+    };
+    stopped && plain
+}
+
+/// [`search_level`] with first runs of `probes` (push nodes, move states),
+/// without the passes after a LIMIT: the exact search and the satisficing
+/// passes before it, settled.
 pub(super) fn probed_search(
     game: &Game,
     constraints: Constraints,
@@ -146,9 +168,6 @@ pub(super) fn probed_search(
             let known = pass(SATISFICE_FIRST).or_else(pulls);
             out = solver::pushes::search(&pushes, limits, known, cancel, progress);
         }
-        if out.verdict == Verdict::Limit && out.found.is_none() {
-            out.found = pass(SATISFICE_AFTER);
-        }
         return out.settle();
     }
     if !plain || space.start_excluded() {
@@ -172,17 +191,15 @@ pub(super) fn probed_search(
             out.found = known;
         }
     }
-    if out.verdict == Verdict::Limit && out.found.is_none() {
-        out.found = pass((SATISFICE_AFTER, SATISFICE_AFTER_RULE_SETS));
-    }
     out.settle()
 }
 
 /// The satisficing pass [`search_level`] runs after a plain solve that
 /// ends in LIMIT ([`SATISFICE_AFTER`] nodes, or over moves that many states
 /// and then [`SATISFICE_AFTER_RULE_SETS`], within `limits`),
-/// on its own: for a caller whose own clock stopped the exact search
-/// (`miauc solve --timeout`) and that still wants a winning route. The
+/// on its own: the part of [`search_level`] that
+/// [`super::search_level_on_clock`] runs on the clock's last share, after
+/// the exact search stopped without a route. The
 /// route wins on the engine and is shortened; fold it into the stopped
 /// search's outcome with [`Outcome::with_route`].
 pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Vec<u8>> {
