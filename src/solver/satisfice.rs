@@ -10,9 +10,9 @@
 //!
 //! **The order.** Best-first width search: states are taken first by
 //! *novelty* (a state is novel when it makes true an atom, a thing in a
-//! cell or a rule active, that no state of its estimate made true before),
-//! then by a [`Guide`]'s estimate of the moves left, then in the order they
-//! were found. Novelty keeps the search spreading over the board where the
+//! cell or a rule active, that no state of its partition made true before:
+//! by default the states of its estimate), then by a [`Guide`]'s estimate
+//! of the moves left, then in the order they were found. Novelty keeps the search spreading over the board where the
 //! estimate is flat (a rule still to be formed), and the estimate pulls it
 //! towards the win where it is not. Ties go by order found, so a route is
 //! the same on every machine and for every `jobs`.
@@ -34,11 +34,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a satisficing search knows of a state beyond its words.
 pub trait Guide {
-    /// An estimate of the moves from packed state `s` to a win (any number:
-    /// smaller is nearer; it need not be a lower bound), with the state's
-    /// atoms appended to `atoms` (small numbers naming facts of the state,
-    /// for novelty).
-    fn judge(&self, s: &[u32], atoms: &mut Vec<u32>) -> u32;
+    /// The novelty partition of packed state `s` and an estimate of the
+    /// moves from it to a win (any number: smaller is nearer; it need not be
+    /// a lower bound), with the state's atoms appended to `atoms` (small
+    /// numbers naming facts of the state). A state is novel when it makes
+    /// an atom true that no state of its partition made true before.
+    fn judge(&self, s: &[u32], atoms: &mut Vec<u32>) -> Judged;
+}
+
+/// What a [`Guide`] tells of a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Judged {
+    /// The states whose atoms this state's are compared with for novelty.
+    pub partition: u32,
+    /// The estimate of the moves left: the order among states alike in novelty.
+    pub estimate: u32,
 }
 
 /// The stored states: each as its differences from the start.
@@ -97,18 +107,18 @@ impl Store {
     }
 }
 
-/// Atoms met so far, each with the estimate of the state that met it.
+/// Atoms met so far, each with the partition of the state that met it.
 #[derive(Default)]
 struct Novelty {
     met: HashSet<(u32, u32)>,
 }
 
 impl Novelty {
-    /// Whether a state of estimate `h` with `atoms` is novel (and records them).
-    fn novel(&mut self, h: u32, atoms: &[u32]) -> bool {
+    /// Whether a state of `partition` with `atoms` is novel (and records them).
+    fn novel(&mut self, partition: u32, atoms: &[u32]) -> bool {
         let mut new = false;
         for &a in atoms {
-            new |= self.met.insert((h, a));
+            new |= self.met.insert((partition, a));
         }
         new
     }
@@ -149,11 +159,11 @@ pub fn satisfice<S: Space, G: Guide>(
     seen.insert(fingerprint::of_words(&start));
     let mut novelty = Novelty::default();
     let mut atoms = Vec::new();
-    let h = guide.judge(&start, &mut atoms);
-    novelty.novel(h, &atoms);
+    let judged = guide.judge(&start, &mut atoms);
+    novelty.novel(judged.partition, &atoms);
     // (not novel, estimate, order found): the least first.
     let mut open = BinaryHeap::new();
-    open.push(Reverse((false, h, 0u32)));
+    open.push(Reverse((false, judged.estimate, 0u32)));
     let (mut state, mut next) = (Vec::new(), Vec::new());
     let mut expanded = 0u64;
     while let Some(Reverse((_, _, i))) = open.pop() {
@@ -189,20 +199,21 @@ pub fn satisfice<S: Space, G: Guide>(
                 continue;
             }
             atoms.clear();
-            let h = guide.judge(&next, &mut atoms);
-            let new = novelty.novel(h, &atoms);
+            let judged = guide.judge(&next, &mut atoms);
+            let new = novelty.novel(judged.partition, &atoms);
             let j = store.push(&next, i, action as u8);
-            open.push(Reverse((!new, h, j)));
+            open.push(Reverse((!new, judged.estimate, j)));
         }
     }
     None
 }
 
 /// A winning route of `space`, a level of `game` searched over moves, by
-/// the two [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
+/// the three [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
 /// `states.0` states, then, when it found none and its states held more
-/// than one rule set ([`LevelGuide::saw_rules_change`]: else the second
-/// pass would add no atom), [`LevelGuide::by_rule_set`]'s of `states.1`.
+/// than one rule set ([`LevelGuide::saw_rules_change`]: else the later
+/// passes would add no atom nor partition), [`LevelGuide::by_changes`]'s
+/// and then [`LevelGuide::by_rule_set`]'s, of `states.1` each.
 /// A pass's route counts only when `wins` holds for it (replayed on the
 /// engine), so one that doesn't leaves the next pass its turn; the rest is
 /// [`satisfice`]'s, with the same `max_bytes` and `cancel` for each pass.
@@ -219,11 +230,11 @@ pub fn satisfice_level<S: Space>(
     };
     let plain = LevelGuide::new(game);
     pass(&plain, states.0).or_else(|| {
-        let by_rule_set = LevelGuide::by_rule_set(game);
-        plain
-            .saw_rules_change()
-            .then(|| pass(&by_rule_set, states.1))
-            .flatten()
+        if !plain.saw_rules_change() {
+            return None;
+        }
+        pass(&LevelGuide::by_changes(game), states.1)
+            .or_else(|| pass(&LevelGuide::by_rule_set(game), states.1))
     })
 }
 
@@ -237,7 +248,8 @@ pub fn satisfice_level<S: Space>(
 /// WIN word into a rule (a level whose win is still to be written). Atoms
 /// are each thing's cell and each active rule; the guide made by
 /// [`LevelGuide::by_rule_set`] adds each YOU thing's cell under the state's
-/// whole rule set.
+/// whole rule set, and the one made by [`LevelGuide::by_changes`] adds
+/// those too and partitions novelty by the state's changes from the start.
 pub struct LevelGuide<'g> {
     game: &'g Game,
     /// The state judged, the engine's buffers and the property sets.
@@ -245,6 +257,10 @@ pub struct LevelGuide<'g> {
     bits: (u64, u64, u64, u64),
     /// Whether YOU things' cells under the whole rule set are atoms.
     rule_sets: bool,
+    /// The start's rules (sorted) and each thing's noun at the start
+    /// (`None`: gone), when novelty is partitioned by the changes from
+    /// them ([`LevelGuide::by_changes`]).
+    start: Option<(Vec<(Tok, Tok)>, Vec<Option<Tok>>)>,
     /// The hash of the first rule set judged, and whether another was.
     first_set: Cell<Option<u64>>,
     rules_changed: Cell<bool>,
@@ -268,6 +284,29 @@ impl<'g> LevelGuide<'g> {
         Self::with_atoms(game, true)
     }
 
+    /// The rule-set guide ([`LevelGuide::by_rule_set`]) with novelty
+    /// partitioned by how far a state has come from the start: the rules
+    /// formed or broken plus the things turned into another kind or gone,
+    /// then by the estimate. A state one change further on (a rule formed, a
+    /// kind of thing turned into another) starts a width search of its own,
+    /// in which walks over cells long familiar are new again, as planners
+    /// partition novelty by the goals reached; a rule set's hash alone does
+    /// not, since breaking a rule once used (a transform) returns to a
+    /// familiar set while the things it changed stay changed. It finds the
+    /// routes of Keke 161 and 176, whose states spread too thin under the
+    /// other two guides' partitions (docs/performance.md).
+    pub fn by_changes(game: &'g Game) -> Self {
+        let (start, _) = game.reset();
+        let rules = game.rules(&start).pairs;
+        let nouns = (0..game.ents.len())
+            .map(|e| game.noun(&start, e as u16))
+            .collect();
+        LevelGuide {
+            start: Some((rules, nouns)),
+            ..Self::with_atoms(game, true)
+        }
+    }
+
     fn with_atoms(game: &'g Game, rule_sets: bool) -> Self {
         let bit = |name: &str| game.tok(name).map_or(0, |t| game.vocab.prop_bit(t));
         LevelGuide {
@@ -275,6 +314,7 @@ impl<'g> LevelGuide<'g> {
             work: RefCell::new((game.reset().0, Scratch::default(), Vec::new())),
             bits: (bit("YOU"), bit("WIN"), bit("GOAL"), bit("PUSH")),
             rule_sets,
+            start: None,
             first_set: Cell::new(None),
             rules_changed: Cell::new(false),
         }
@@ -289,6 +329,29 @@ impl<'g> LevelGuide<'g> {
 
     fn class(&self, t: Tok) -> Class {
         self.game.vocab.class(t)
+    }
+
+    /// The novelty partition of a state of `rules` and `estimate`: the
+    /// estimate, or under [`LevelGuide::by_changes`] the changes from the
+    /// start's rules and things' nouns too (read from the state judged).
+    fn partition(&self, state: &State, rules: &[(Tok, Tok)], estimate: u32) -> u32 {
+        let Some((start_rules, start_nouns)) = &self.start else {
+            return estimate;
+        };
+        let formed = rules
+            .iter()
+            .filter(|r| start_rules.binary_search(r).is_err());
+        let broken = start_rules
+            .iter()
+            .filter(|r| rules.binary_search(r).is_err());
+        let turned = start_nouns
+            .iter()
+            .enumerate()
+            .filter(|&(e, &noun)| self.game.noun(state, e as u16) != noun);
+        let changes = formed.count() + broken.count() + turned.count();
+        // Estimates stay below 2^21 (`HOPELESS` is 2^20); more than 2^11
+        // changes share a partition, which only makes states less novel.
+        (changes.min(0x7ff) as u32) << 21 | estimate
     }
 }
 
@@ -305,7 +368,7 @@ const FORMING: u32 = 20;
 const HOPELESS: u32 = 1 << 20;
 
 impl Guide for LevelGuide<'_> {
-    fn judge(&self, s: &[u32], atoms: &mut Vec<u32>) -> u32 {
+    fn judge(&self, s: &[u32], atoms: &mut Vec<u32>) -> Judged {
         let (you_bit, win_bit, goal_bit, push_bit) = self.bits;
         let mut work = self.work.borrow_mut();
         let (state, scratch, props) = &mut *work;
@@ -355,8 +418,12 @@ impl Guide for LevelGuide<'_> {
                 .rules_changed
                 .set(self.rules_changed.get() | (first != set)),
         }
+        let judged = |estimate| Judged {
+            partition: self.partition(state, &rules.pairs, estimate),
+            estimate,
+        };
         if you.is_empty() {
-            return HOPELESS;
+            return judged(HOPELESS);
         }
         if self.rule_sets {
             let set = (set >> 50) as u32;
@@ -389,7 +456,7 @@ impl Guide for LevelGuide<'_> {
                 }
             }
         }
-        best
+        judged(best)
     }
 }
 
