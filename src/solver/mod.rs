@@ -108,7 +108,8 @@
 //!
 //! [`satisfice::satisfice`] (best-first by novelty, then a
 //! [`satisfice::Guide`]'s estimate; [`satisfice::LevelGuide`] on the engine's levels, its
-//! plain and rule-set atoms in two passes in turn, [`satisfice::satisfice_level`]) and its twin
+//! plain atoms, then novelty by changes from the start, then rule-set atoms, in
+//! passes in turn, [`satisfice::satisfice_level`]) and its twin
 //! over pushes, [`pushes::satisfice`], look for a winning route without
 //! proving it shortest; [`shorten`] then shortens it with local
 //! breadth-first detours. [`level::search_level`] tries such a pass

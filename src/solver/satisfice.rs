@@ -479,9 +479,10 @@ mod tests {
     }
 
     /// 162 gets a route within the first passes' states, the plain guide's
-    /// pass finding none: the rule-set guide's pass is what wins it.
+    /// pass finding none: a later pass wins it, and the rule-set guide's on
+    /// its own does too.
     #[test]
-    fn keke_162_is_won_by_the_rule_set_pass() {
+    fn keke_162_is_won_by_a_later_pass() {
         let game = keke("162", KEKE_162);
         let space = LevelSpace::new(&game, Constraints::default());
         let cancel = AtomicBool::new(false);
@@ -493,12 +494,77 @@ mod tests {
             "the plain guide finds none in as many states"
         );
         assert!(plain.saw_rules_change());
+        let alone = satisfice(
+            &space,
+            &LevelGuide::by_rule_set(&game),
+            by_rule_set,
+            1 << 30,
+            &cancel,
+        );
+        assert!(alone.is_some_and(|route| space.wins(&route)));
         let wins = |route: &[u8]| space.wins(route);
         let found = satisfice_level(&space, &game, SATISFICE_FIRST_MOVES, 1 << 30, &cancel, wins);
         let route = found.expect("a route within the first passes' states");
         assert!(space.wins(&route));
         // Rules formed in turn, far apart: no short route.
         assert!(route.len() > 40, "{}", route.len());
+    }
+
+    /// Keke competition map 161 (`full_biy`): 162 with its second row
+    /// open, so BABA can push words up under the top row's rules and the
+    /// rule sets multiply. The guide partitioned by changes from the start
+    /// wins it within `STATES`; the plain and rule-set guides find none in
+    /// as many (nor in millions). The route makes GOOP IS ROCK, then ROCK
+    /// IS WIN once the rule that turned the goop is broken again.
+    #[test]
+    fn keke_161_is_won_by_the_changes_guide() {
+        const STATES: u64 = 100_000;
+        let game = keke(
+            "161",
+            "__________\n_B12..G10_\n_........_\n_gg..b.1._\n_Fgsr.r5._\n\
+             _.gsr.R.._\n_.gs....._\n_.gssss.._\n_.13S141F_\n__________",
+        );
+        let space = LevelSpace::new(&game, Constraints::default());
+        let cancel = AtomicBool::new(false);
+        let pass = |guide: LevelGuide| satisfice(&space, &guide, STATES, 1 << 30, &cancel);
+        assert_eq!(pass(LevelGuide::new(&game)), None);
+        assert_eq!(pass(LevelGuide::by_rule_set(&game)), None);
+        let route = pass(LevelGuide::by_changes(&game)).expect("the changes guide's route");
+        assert!(space.wins(&route));
+        let wins = |route: &[u8]| space.wins(route);
+        let found = satisfice_level(&space, &game, SATISFICE_FIRST_MOVES, 1 << 30, &cancel, wins);
+        assert_eq!(found, Some(route), "the first passes find it");
+    }
+
+    /// The changes guide's partition counts the rules formed or broken and
+    /// the things turned into another kind or gone, from the start's: a
+    /// state's partition moves with each such change and not with a walk.
+    #[test]
+    fn the_changes_guide_partitions_by_changes_from_the_start() {
+        let game = Game::new(&crate::engine::testkit::level(
+            "MIAU IS YOU . .\n. . . . .\nm ROCK . IS FLAG\n. . . r .",
+        ));
+        let space = LevelSpace::new(&game, Constraints::default());
+        let guide = LevelGuide::by_changes(&game);
+        let changes = |route: &[u8]| {
+            let mut s = Vec::new();
+            space.start(&mut s);
+            for &a in route {
+                let mut next = Vec::new();
+                space.enter(&s);
+                space.step(&s, a as usize, &mut next).expect("a turn");
+                s = next;
+            }
+            guide.judge(&s, &mut Vec::new()).partition >> 21
+        };
+        // Input indices: up, down, left, right.
+        assert_eq!(changes(&[]), 0);
+        assert_eq!(changes(&[2]), 0, "a walk changes nothing");
+        // Pushing ROCK right forms ROCK IS FLAG, which turns the rock.
+        assert_eq!(changes(&[3]), 2);
+        assert_eq!(changes(&[3, 0]), 2, "a walk after a change");
+        // Pushing ROCK up from below breaks the rule again; the flag stays.
+        assert_eq!(changes(&[3, 1, 3, 0]), 1);
     }
 
     /// Keke competition map 20 (`full_biy`), where the two guides find

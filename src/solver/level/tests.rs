@@ -195,13 +195,17 @@ proptest! {
         let guide = crate::solver::satisfice::LevelGuide::new(&game);
         let cancel = AtomicBool::new(false);
         let found = crate::solver::satisfice::satisfice(&space, &guide, u64::MAX, usize::MAX, &cancel);
-        // The rule-set guide orders the same space otherwise: a route
-        // exactly when the plain guide finds one, which wins too.
-        let by_rule_set = crate::solver::satisfice::LevelGuide::by_rule_set(&game);
-        let other = crate::solver::satisfice::satisfice(&space, &by_rule_set, u64::MAX, usize::MAX, &cancel);
-        prop_assert_eq!(other.is_some(), found.is_some());
-        if let Some(route) = &other {
-            prop_assert!(wins(&game, route), "{route:?} doesn't win on\n{b}");
+        // The rule-set and changes guides order the same space otherwise:
+        // a route exactly when the plain guide finds one, which wins too.
+        for other in [
+            crate::solver::satisfice::LevelGuide::by_rule_set(&game),
+            crate::solver::satisfice::LevelGuide::by_changes(&game),
+        ] {
+            let other = crate::solver::satisfice::satisfice(&space, &other, u64::MAX, usize::MAX, &cancel);
+            prop_assert_eq!(other.is_some(), found.is_some());
+            if let Some(route) = &other {
+                prop_assert!(wins(&game, route), "{route:?} doesn't win on\n{b}");
+            }
         }
         match (&plain.route, &found) {
             (None, None) => {}
