@@ -260,11 +260,15 @@ pub struct LevelGuide<'g> {
     /// The start's rules (sorted) and each thing's noun at the start
     /// (`None`: gone), when novelty is partitioned by the changes from
     /// them ([`LevelGuide::by_changes`]).
-    start: Option<(Vec<(Tok, Tok)>, Vec<Option<Tok>>)>,
+    start: Option<Start>,
     /// The hash of the first rule set judged, and whether another was.
     first_set: Cell<Option<u64>>,
     rules_changed: Cell<bool>,
 }
+
+/// A level's start as [`LevelGuide::by_changes`] counts changes from it:
+/// its rules, sorted, and each thing's noun (`None`: gone).
+type Start = (Vec<(Tok, Tok)>, Vec<Option<Tok>>);
 
 impl<'g> LevelGuide<'g> {
     /// The guide of `game`'s levels.
