@@ -76,7 +76,7 @@ pub const SATISFICE_AFTER_RULE_SETS: u64 = 2_000_000;
 /// ([`solver::satisfice`]) on levels it doesn't decide within
 /// [`SATISFICE_PROBE`] push nodes or [`SATISFICE_PROBE_MOVES`] states:
 /// first with [`SATISFICE_FIRST`] nodes (pushes) or
-/// [`SATISFICE_FIRST_MOVES`] states (moves, two guides in turn), and over
+/// [`SATISFICE_FIRST_MOVES`] states (moves, three guides in turn), and over
 /// pushes, if that finds none, backwards with [`SATISFICE_PULLS`] nodes,
 /// before the search runs again
 /// in full, so that the push search can stop at the route's length and a
