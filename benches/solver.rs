@@ -43,11 +43,12 @@
 #![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
 #![allow(unsafe_code, reason = "malloc_trim before each peak-memory reading")]
 
+use miau::cli::clock::search_level_on_clock;
 use miau::compile::{SourceKind, compile};
 use miau::engine::{Game, testkit};
 use miau::import::{keke, xsb};
 use miau::model::Level;
-use miau::solver::level::{Constraints, LevelSpace, search_level, search_level_on_clock};
+use miau::solver::level::{Constraints, LevelSpace, search_level};
 use miau::solver::visited::Visited;
 use miau::solver::{Limits, Outcome, Shortest, Space, Verdict, fingerprint};
 use std::path::PathBuf;

@@ -17,6 +17,7 @@ use std::process::ExitCode;
 pub use crate::files;
 mod allocator;
 mod build;
+pub mod clock;
 mod import;
 mod picture;
 pub mod play;

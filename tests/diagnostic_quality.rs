@@ -2,10 +2,12 @@
 //! words agree. Each test pins one mistake's report, and the fixes are applied
 //! to show they keep the level meaning what it did.
 
+use miau::check::{Options, SearchKind, check_level};
 use miau::compile::{SourceKind, analyse, compile};
 use miau::diag::{Diagnostic, Severity, TextEdit};
 use miau::model::{Kind, Level};
 use miau::span::LineIndex;
+use std::sync::atomic::AtomicBool;
 
 fn fixture(name: &str) -> String {
     let path = format!(
@@ -207,6 +209,43 @@ fn claims_name_what_the_level_holds() {
     let fixed = apply(&text, &rok.fixes[0].edits);
     let after = compile(&fixed, SourceKind::Miau).diagnostics;
     assert_eq!(after.iter().filter(|d| d.code() == "M249").count(), 4);
+}
+
+/// A claim over an absent noun gets no stage 4 search: the misspelt name
+/// (M249) is the one message, not also a route that avoids an event that
+/// can't happen (M421). The same claim over a noun the level holds is
+/// searched, and shown wrong.
+#[test]
+fn a_claim_over_an_absent_name_is_not_searched() {
+    let text = |noun: &str| {
+        format!(
+            "pack p {{\n  name    \"P\"\n  version \"1.0.0\"\n  engine  1\n}}\n\n\
+             level walk {{\n  title \"Walk\"\n  must-lose {noun}\n\n  board {{\n    \
+             MIAU IS YOU . FLAG IS WIN\n    @    .  .   . f\n  }}\n}}\n"
+        )
+    };
+    let check = |noun: &str| {
+        let compiled = compile(&text(noun), SourceKind::Miau);
+        let stage2: Vec<&str> = compiled.diagnostics.iter().map(|d| d.code()).collect();
+        let pack = compiled.pack.expect("a pack");
+        let report = check_level(
+            &pack,
+            &pack.levels[0],
+            0,
+            Options::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let claims = report
+            .searches
+            .iter()
+            .filter(|s| matches!(s.kind, SearchKind::Happen(_)))
+            .count();
+        let stage4: Vec<&str> = report.diagnostics.iter().map(|d| d.code()).collect();
+        (stage2.contains(&"M249"), claims, stage4.contains(&"M421"))
+    };
+    assert_eq!(check("MIAU"), (false, 1, true));
+    assert_eq!(check("MAIU"), (true, 0, false));
 }
 
 /// A level of one step and one thing: the editor's hover counts them in the

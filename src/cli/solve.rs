@@ -2,6 +2,7 @@
 //! The Ctrl-C flag and the progress line are `check`'s too
 //! ([`super::stage4`]).
 
+use super::clock::search_level_on_clock;
 use super::read_source;
 use super::stage4::{CANCEL, SolveFormat, install_cancel, level_hint, note, with_progress};
 use crate::check::{self, Options};
@@ -9,9 +10,7 @@ use crate::compile::{self, Compiled, SourceKind};
 use crate::diag::Severity;
 use crate::diag::render::{self, SourceFile};
 use crate::engine::{Game, Tok};
-use crate::solver::level::{
-    Constraints, LevelSpace, route_text, search_level, search_level_on_clock,
-};
+use crate::solver::level::{Constraints, LevelSpace, route_text, search_level};
 use crate::solver::{LimitKind, Limits, Outcome, Shortest, Verdict};
 use std::io::Write;
 use std::path::PathBuf;

@@ -4,10 +4,11 @@
 
 use std::collections::HashSet;
 
+use super::claims::ClaimNames;
 use super::limits::{self, is_id, is_token};
 use super::suggest::{did_you_mean, or_list};
 use super::{Lv, Validator, level_name, slugify};
-use crate::model::{Allowance, ClaimArgs, Kind, Level};
+use crate::model::{Allowance, Kind, Level};
 use crate::span::Span;
 
 /// The words a level declares, which other declarations may not reuse.
@@ -65,7 +66,7 @@ impl Validator {
         self.category(&lv);
         self.introduces(&lv);
         self.claims(&lv);
-        self.event_claims(&lv, &declared);
+        self.event_claims(&lv);
         self.solution(&lv);
         self.steps_and_budget(&lv);
         self.level_allowances(&lv);
@@ -268,37 +269,15 @@ impl Validator {
     }
 
     /// M249: a claim over events naming a noun or channel the level doesn't
-    /// have, so its event can't happen and the claim is wrong for any win.
-    /// A noun is present as a thing, a word tile that isn't a core or
-    /// declared property word (things can become it), or a frail leftover;
-    /// a channel as a plate's or gate's.
-    fn event_claims(&mut self, lv: &Lv<'_>, declared: &Declared<'_>) {
+    /// have ([`ClaimNames`]), so its event can't happen and the claim is
+    /// wrong for any win.
+    fn event_claims(&mut self, lv: &Lv<'_>) {
         let level = lv.level;
         let name = &lv.name;
-        let mut nouns: Vec<&str> = level
-            .objects
-            .iter()
-            .filter(|o| {
-                o.kind == Kind::Thing
-                    || !(limits::is_reserved(&o.text)
-                        || declared.automaton_props.contains(o.text.as_str())
-                        || declared.pair_words.contains(o.text.as_str()))
-            })
-            .map(|o| o.text.as_str())
-            .chain(level.frail.iter().flat_map(|f| {
-                f.leaves
-                    .iter()
-                    .flat_map(|(a, b)| [a.text.as_str(), b.text.as_str()])
-            }))
-            .collect();
-        nouns.sort_unstable();
-        nouns.dedup();
-        let channels = level.channels();
+        let names = ClaimNames::of(level);
         for (k, claim) in level.check.must_happen.iter().enumerate() {
-            let (what, known) = match claim.kind.args() {
-                ClaimArgs::Nouns | ClaimArgs::SomeNouns => ("noun", &nouns),
-                ClaimArgs::Channels => ("channel", &channels),
-                ClaimArgs::Nothing => continue,
+            let Some((what, known)) = names.known(claim) else {
+                continue;
             };
             for (j, arg) in claim.args.iter().enumerate() {
                 if known.contains(&arg.text.as_str()) {

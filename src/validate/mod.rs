@@ -6,6 +6,7 @@
 //! in [`crate::json`]. Limits and patterns live in [`limits`], the one table
 //! the engine and the solver share.
 
+pub mod claims;
 mod level;
 pub mod limits;
 mod mechanics;

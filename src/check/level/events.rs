@@ -11,6 +11,7 @@ use crate::model::{EventClaim, EventClaimKind, Level};
 use crate::solver::level::Constraints;
 use crate::solver::{DestroyCause, EventFilter, Progress, Verdict};
 use crate::span::Span;
+use crate::validate::claims::ClaimNames;
 
 /// The code a wrong claim of `kind` raises.
 pub fn wrong_code(kind: EventClaimKind) -> &'static str {
@@ -83,12 +84,19 @@ fn without(claim: &EventClaim) -> String {
     }
 }
 
-/// One search per claim over events, in the order written.
+/// One search per claim over events, in the order written. A claim naming
+/// a noun or channel the level lacks gets none: stage 2 reports the name
+/// (M249), and a search would only add a route that avoids an event that
+/// can't happen.
 pub(super) fn event_claims(cx: &mut Ctx<'_>, progress: &mut dyn FnMut(Progress)) {
     let id = cx.id().to_string();
+    let names = ClaimNames::of(cx.level);
     for claim in &cx.level.check.must_happen {
         if cx.report.cancelled {
             return;
+        }
+        if !names.absent(claim).is_empty() {
+            continue;
         }
         let statement = claim.statement();
         let constraints = Constraints {

@@ -1,7 +1,6 @@
 //! The engine as a search space: a level's turn function with the pruning of
 //! each stage 4 search (`diagnostics.md` §5.1 note A, `rules.md` §10.4–10.5).
 
-mod clock;
 #[cfg(test)]
 mod event_tests;
 mod events;
@@ -9,12 +8,12 @@ mod solve;
 #[cfg(test)]
 mod tests;
 
-pub use clock::{SEARCH_SHARE, Timed, search_level_on_clock};
 pub use events::{DestroyCause, EventFilter};
 
 pub use solve::{
     SATISFICE_AFTER, SATISFICE_AFTER_RULE_SETS, SATISFICE_FIRST, SATISFICE_FIRST_MOVES,
-    SATISFICE_PROBE, SATISFICE_PROBE_MOVES, find_route, search_level, search_moves,
+    SATISFICE_PROBE, SATISFICE_PROBE_MOVES, find_route, needs_route, search_exact, search_level,
+    search_moves,
 };
 
 use super::deadlock::DeadCells;

@@ -41,9 +41,9 @@ pub const SATISFICE_PULLS_WORK: u64 = 16_000_000;
 /// The states of the satisficing passes run before a plain solve over
 /// moves ([`solver::satisfice::satisfice_level`]): the plain guide's, then,
 /// when it found no route among states of more than one rule set, the
-/// changes guide's and the rule-set guide's, the second figure each. A route found bounds the move search (its last layer
-/// is tested, not stored) and is what a search stopped by its caller's
-/// clock still has. The plain guide's pass stays small: it costs every
+/// changes guide's and the rule-set guide's, the second figure each. A
+/// route found bounds the move search (its last layer is tested, not
+/// stored) and is what a search stopped by its caller's clock still has. The plain guide's pass stays small: it costs every
 /// level past the probe, such as a bundled pack's million-state proof
 /// whose rules never change (0.7 s at 100 000 states, for no route). The
 /// rule-set guide's finds the route of a level won through several rules
@@ -96,9 +96,8 @@ pub fn search_level(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
-    let probes = (SATISFICE_PROBE, SATISFICE_PROBE_MOVES);
     let plain = constraints == Constraints::default();
-    let out = probed_search(game, constraints, limits, probes, jobs, cancel, progress);
+    let out = search_exact(game, constraints, limits, jobs, cancel, progress);
     if needs_route(&out, plain, false) {
         if let Some(route) = find_route(game, limits, cancel) {
             return out.with_route(route);
@@ -107,11 +106,27 @@ pub fn search_level(
     out
 }
 
+/// The first part of [`search_level`]: the shortest-route search with the
+/// satisficing passes before it, settled; [`find_route`] is the second,
+/// when [`needs_route`] says so. A caller on a clock runs the two parts on
+/// its shares of it.
+pub fn search_exact(
+    game: &Game,
+    constraints: Constraints,
+    limits: Limits,
+    jobs: usize,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    let probes = (SATISFICE_PROBE, SATISFICE_PROBE_MOVES);
+    probed_search(game, constraints, limits, probes, jobs, cancel, progress)
+}
+
 /// Whether the satisficing passes after the exact search ([`find_route`])
 /// should look for a route: a `plain` solve (constraints change what a
 /// route must avoid) that ran out of budget, or out of time when a clock
 /// stopped it (`clock_stopped`), without one.
-pub(super) fn needs_route(out: &Outcome, plain: bool, clock_stopped: bool) -> bool {
+pub fn needs_route(out: &Outcome, plain: bool, clock_stopped: bool) -> bool {
     let stopped = match out.verdict {
         Verdict::Limit => true,
         Verdict::Cancelled => clock_stopped,
@@ -199,9 +214,9 @@ pub(super) fn probed_search(
 /// The satisficing pass [`search_level`] runs after a plain solve that
 /// ends in LIMIT ([`SATISFICE_AFTER`] nodes, or over moves that many states
 /// and then [`SATISFICE_AFTER_RULE_SETS`], within `limits`),
-/// on its own: the part of [`search_level`] that
-/// [`super::search_level_on_clock`] runs on the clock's last share, after
-/// the exact search stopped without a route. The
+/// on its own: the second part of [`search_level`], which a caller on a
+/// clock runs on the clock's last share, after the exact search stopped
+/// without a route (`miauc solve --timeout`, the solver benchmark). The
 /// route wins on the engine and is shortened; fold it into the stopped
 /// search's outcome with [`Outcome::with_route`].
 pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Vec<u8>> {

@@ -1,14 +1,15 @@
-//! A level's search on a caller's wall clock. The shortest-route search
-//! takes the first [`SEARCH_SHARE`] of the clock; where it stops without a
-//! route (out of time, states or memory), the satisficing passes after it
-//! ([`find_route`]) get what is left. Without that share a level the clock
-//! stops would never get those passes, whose routes decide most levels the
-//! exact search can't (Microban II 126's takes about 10 s of them), and
-//! the whole stays within the clock.
+//! A level's search on a wall clock (`solve --timeout`, the solver
+//! benchmark's two minutes), in the shell because it reads the clock. The
+//! core's two parts of a search each get a share: the shortest-route
+//! search ([`search_exact`]) the first [`SEARCH_SHARE`], and where it stops
+//! without a route (out of time, states or memory), the satisficing passes
+//! after it ([`find_route`]) what is left. Without that share a level the
+//! clock stops would never get those passes, whose routes decide most
+//! levels the exact search can't (Microban II 126's takes about 2 s of
+//! them), and the whole stays within the clock.
 
-use super::solve::{SATISFICE_PROBE, SATISFICE_PROBE_MOVES, needs_route, probed_search};
-use super::{Constraints, find_route};
 use crate::engine::Game;
+use crate::solver::level::{Constraints, find_route, needs_route, search_exact};
 use crate::solver::{Limits, Outcome, Progress};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -25,15 +26,15 @@ pub const SEARCH_SHARE: (u32, u32) = (3, 4);
 /// A search on a clock: its outcome, and whether the clock ran out in it.
 #[derive(Debug, Clone)]
 pub struct Timed {
-    /// The outcome: [`Verdict::Cancelled`] when the clock (or the caller's
+    /// The outcome: [`crate::solver::Verdict::Cancelled`] when the clock (or the caller's
     /// cancel flag) stopped the search before any route was found.
     pub outcome: Outcome,
     /// The clock stopped a search (the exact one, or the passes after it).
     pub timed_out: bool,
 }
 
-/// [`super::search_level`] within `clock`: the shortest-route search gets
-/// [`SEARCH_SHARE`] of it, and a plain solve that stops without a route
+/// [`crate::solver::level::search_level`] within `clock`: the
+/// shortest-route search gets [`SEARCH_SHARE`] of it, and a plain solve that stops without a route
 /// (on the clock or out of budget) gets the satisficing passes after it for
 /// the rest. `cancel` stops either part at once: the clock sets it, and a
 /// caller may too (a Ctrl-C); a caller's cancel ends the run.
@@ -49,10 +50,9 @@ pub fn search_level_on_clock(
     let start = Instant::now();
     let (num, den) = SEARCH_SHARE;
     let share = clock / den * num;
-    let probes = (SATISFICE_PROBE, SATISFICE_PROBE_MOVES);
     let plain = constraints == Constraints::default();
     let (outcome, timed_out) = with_alarm(share, cancel, || {
-        probed_search(game, constraints, limits, probes, jobs, cancel, progress)
+        search_exact(game, constraints, limits, jobs, cancel, progress)
     });
     if !needs_route(&outcome, plain, timed_out) {
         return Timed { outcome, timed_out };
