@@ -195,8 +195,10 @@ pub(super) fn probed_search(
 }
 
 /// The satisficing pass [`search_level`] runs after a plain solve that
-/// ends in LIMIT ([`SATISFICE_AFTER`] nodes, or over moves that many states
-/// and then [`SATISFICE_AFTER_RULE_SETS`], within `limits`),
+/// ends in LIMIT ([`SATISFICE_AFTER`] nodes, over pushes from both ends
+/// ([`solver::pushes::satisfice_meet`], where it applies) and then
+/// forwards, the shorter route kept, or over moves that many states and then
+/// [`SATISFICE_AFTER_RULE_SETS`], within `limits`),
 /// on its own: the part of [`search_level`] that
 /// [`super::search_level_on_clock`] runs on the clock's last share, after
 /// the exact search stopped without a route. The
@@ -210,8 +212,19 @@ pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Ve
     let nodes = SATISFICE_AFTER.min(limits.states);
     match space.push_space() {
         Some(pushes) => {
+            // From both ends first: where it applies, it finds the routes
+            // of rooms whose start pockets and goal corridor each need one
+            // order (Microban 153), which the forward pass alone misses.
+            // The forward pass runs all the same and the shorter route is
+            // kept: where both find one, the forward one is often shorter
+            // (Microban II 126: 544 moves, 724 from both ends).
+            let both = solver::pushes::satisfice_meet(&pushes, nodes, limits.memory, cancel);
+            let both = replayed(&space, both);
             let found = solver::pushes::satisfice(&pushes, nodes, limits.memory, cancel);
-            replayed(&space, found)
+            match (both, replayed(&space, found)) {
+                (Some(b), Some(f)) if b.len() < f.len() => Some(b),
+                (b, f) => f.or(b),
+            }
         }
         None => {
             let states = (nodes, SATISFICE_AFTER_RULE_SETS.min(limits.states));

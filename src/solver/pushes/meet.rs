@@ -31,11 +31,13 @@
 //! step without a push, and the search goes on; the caller replays the
 //! route on the engine before it counts.
 //!
-//! **Where it stands.** Not run by the level search: on Microban 144 and
-//! 153 it finds no route within two million nodes (`docs/performance.md`,
-//! "Tried and dropped"). The backward nodes nearest the start there are
-//! ones the start can't reach, and the forward pass aimed at them ends a
-//! push or a few short.
+//! **Where it runs.** First among the passes after a stopped exact search
+//! ([`crate::solver::level::find_route`]), with their 8 M nodes: it finds
+//! Microban 153's route (1 704 moves once shortened) in about 20 s of
+//! them, where the forward pass alone finds none in 8 M nodes and the
+//! backward one none in 2 M. On Microban 144 it finds none: the backward
+//! nodes nearest the start there are ones the start can't reach, and the
+//! forward pass aimed at them ends a push or so short.
 
 use super::nodes::Nodes;
 use super::{Key, PushSpace, Work};
