@@ -12,8 +12,8 @@ pub use events::{DestroyCause, EventFilter};
 
 pub use solve::{
     SATISFICE_AFTER, SATISFICE_AFTER_RULE_SETS, SATISFICE_FIRST, SATISFICE_FIRST_MOVES,
-    SATISFICE_PROBE, SATISFICE_PROBE_MOVES, find_route, needs_route, search_exact, search_level,
-    search_moves,
+    SATISFICE_MEET_WORK, SATISFICE_PROBE, SATISFICE_PROBE_MOVES, find_route, needs_route,
+    search_exact, search_level, search_moves,
 };
 
 use super::deadlock::DeadCells;

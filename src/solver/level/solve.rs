@@ -59,6 +59,13 @@ pub const SATISFICE_FIRST_MOVES: (u64, u64) = (5_000, 200_000);
 /// follow with [`SATISFICE_AFTER_RULE_SETS`] each.
 pub const SATISFICE_AFTER: u64 = 8_000_000;
 
+/// The search from both ends' nodes times PUSH things at most, after a
+/// stopped exact search ([`find_route`]): [`SATISFICE_AFTER`] nodes for up
+/// to ten crates (Microban 153's route takes about 8 M), fewer for more,
+/// whose nodes cost more, so that a search without a clock (`check`) isn't
+/// held for minutes by a large room where it finds nothing.
+pub const SATISFICE_MEET_WORK: u64 = 80_000_000;
+
 /// The states of the changes guide's pass and then the rule-set guide's
 /// after the plain guide's [`SATISFICE_AFTER`] over moves found no route:
 /// ten times what the first passes give them, and a quarter of the plain
@@ -212,8 +219,10 @@ pub(super) fn probed_search(
 }
 
 /// The satisficing pass [`search_level`] runs after a plain solve that
-/// ends in LIMIT ([`SATISFICE_AFTER`] nodes, or over moves that many states
-/// and then [`SATISFICE_AFTER_RULE_SETS`], within `limits`),
+/// ends in LIMIT ([`SATISFICE_AFTER`] nodes, over pushes from both ends
+/// ([`solver::pushes::satisfice_meet`], where it applies) and then
+/// forwards, the shorter route kept, or over moves that many states and then
+/// [`SATISFICE_AFTER_RULE_SETS`], within `limits`),
 /// on its own: the second part of [`search_level`], which a caller on a
 /// clock runs on the clock's last share, after the exact search stopped
 /// without a route (`miauc solve --timeout`, the solver benchmark). The
@@ -227,8 +236,21 @@ pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Ve
     let nodes = SATISFICE_AFTER.min(limits.states);
     match space.push_space() {
         Some(pushes) => {
+            // From both ends first: where it applies, it finds the routes
+            // of rooms whose start pockets and goal corridor each need one
+            // order (Microban 153), which the forward pass alone misses.
+            // The forward pass runs all the same and the shorter route is
+            // kept: where both find one, the forward one is often shorter
+            // (Microban II 126: 544 moves, 724 from both ends).
+            let things = pushes.things().max(1) as u64;
+            let meet = nodes.min(SATISFICE_MEET_WORK / things);
+            let both = solver::pushes::satisfice_meet(&pushes, meet, limits.memory, cancel);
+            let both = replayed(&space, both);
             let found = solver::pushes::satisfice(&pushes, nodes, limits.memory, cancel);
-            replayed(&space, found)
+            match (both, replayed(&space, found)) {
+                (Some(b), Some(f)) if b.len() < f.len() => Some(b),
+                (b, f) => f.or(b),
+            }
         }
         None => {
             let states = (nodes, SATISFICE_AFTER_RULE_SETS.min(limits.states));

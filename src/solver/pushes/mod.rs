@@ -48,7 +48,8 @@
 //! `symmetry`, a room's mirror images kept as one node; `buckets`, how
 //! pending nodes are written; `search`, the shortest-route search;
 //! `satisfice`, a route found without proving it shortest; `pulls`, one
-//! found backwards, from the won rooms to the start.
+//! found backwards, from the won rooms to the start; `meet`, one found
+//! from both ends at once.
 //!
 //! [`deadlock`]: super::deadlock
 //! [`visited`]: super::visited
@@ -57,6 +58,7 @@ mod bounds;
 mod buckets;
 mod frozen;
 mod legs;
+mod meet;
 mod nodes;
 mod pulls;
 mod satisfice;
@@ -65,6 +67,7 @@ mod symmetry;
 #[cfg(test)]
 mod test_rooms;
 
+pub use meet::satisfice_meet;
 pub use pulls::satisfice_pulls;
 pub use satisfice::satisfice;
 pub use search::search;

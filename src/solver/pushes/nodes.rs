@@ -46,8 +46,8 @@ impl Nodes {
     }
 
     /// Files `key`, found from node `parent` (`None` for a root), with its
-    /// `bound`, as an open node.
-    pub(super) fn add(&mut self, key: &[u32], parent: Option<u32>, bound: u32) {
+    /// `bound`, as an open node, and returns its index.
+    pub(super) fn add(&mut self, key: &[u32], parent: Option<u32>, bound: u32) -> u32 {
         let mut new = self.met.insert((bound, self.cells + key[0]));
         for &c in &key[1..] {
             new |= self.met.insert((bound, c));
@@ -56,6 +56,7 @@ impl Nodes {
         self.parents.push(parent.unwrap_or(ROOT));
         let index = self.parents.len() as u32 - 1;
         self.open.push(Reverse((!new, bound, index)));
+        index
     }
 
     /// The next open node's index, its key copied into `key`.

@@ -127,7 +127,7 @@ pub fn satisfice_pulls(
 impl PushSpace<'_> {
     /// Moves node `key`'s player to the least cell of its region (module
     /// comment).
-    fn settle(&self, key: &mut [u32], work: &mut Work) {
+    pub(super) fn settle(&self, key: &mut [u32], work: &mut Work) {
         self.flood(key, work);
         if let Some(&least) = work.order.iter().min() {
             key[0] = least;
@@ -136,7 +136,7 @@ impl PushSpace<'_> {
 
     /// The fingerprint of node `key` as it is, no symmetry applied: the
     /// chain must replay from the start as found.
-    fn node_fingerprint(&self, key: &[u32]) -> u128 {
+    pub(super) fn node_fingerprint(&self, key: &[u32]) -> u128 {
         let set = key[1..].iter().fold(0, |s, &c| s ^ self.terms[c as usize]);
         fingerprint::of_node(key[0], set, key.len())
     }
@@ -144,7 +144,7 @@ impl PushSpace<'_> {
     /// The won rooms: a PUSH thing on each of `goals` (in increasing
     /// order), the player in each region of the cells left free that the
     /// player can walk on at all, settled.
-    fn won_rooms(&self, goals: &[u32], work: &mut Work) -> Vec<Key> {
+    pub(super) fn won_rooms(&self, goals: &[u32], work: &mut Work) -> Vec<Key> {
         let start_player = self.start_key().map_or(NONE, |k| k[0]);
         let walkable =
             |c: u32| c == start_player || (0..4).any(|d| self.walk[c as usize * 4 + d] != NONE);
@@ -169,7 +169,7 @@ impl PushSpace<'_> {
 
     /// Every pull from node `key` (module comment): `pull` sees each
     /// successor, its player where the pull left it (not settled).
-    fn pulls(&self, key: &[u32], work: &mut Work, mut pull: impl FnMut(&[u32])) {
+    pub(super) fn pulls(&self, key: &[u32], work: &mut Work, mut pull: impl FnMut(&[u32])) {
         self.flood(key, work);
         let mut next: Key = Vec::with_capacity(key.len());
         for k in 0..work.order.len() {
@@ -229,7 +229,7 @@ impl PushSpace<'_> {
     /// leads to up to a won room): per node, the forward push that leaves
     /// its PUSH things, with the shortest walk to it. `None` if a step has
     /// no push (which the pulls' checks rule out).
-    fn pushes_along(
+    pub(super) fn pushes_along(
         &self,
         start: &[u32],
         nodes: &Nodes,
