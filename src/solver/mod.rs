@@ -351,11 +351,17 @@ pub struct Outcome {
 impl Outcome {
     /// The outcome with a winning route found another way: an exact search
     /// that stopped (LIMIT, or cancelled) becomes [`Verdict::Solved`] with
-    /// the shortest bounded by `fewest`; any other outcome is kept. The
-    /// route must win (callers replay it on the engine first).
+    /// the shortest bounded by `fewest`, and a bounded solve takes the
+    /// route when it is shorter than its own; any other outcome is kept.
+    /// The route must win (callers replay it on the engine first).
     pub fn with_route(mut self, route: Vec<u8>) -> Outcome {
-        if matches!(self.verdict, Verdict::Limit | Verdict::Cancelled) {
-            self.found = Some(route);
+        match &self.verdict {
+            Verdict::Limit | Verdict::Cancelled => self.found = Some(route),
+            Verdict::Solved {
+                route: known,
+                shortest: Shortest::Bounded { fewest },
+            } if route.len() < known.len() => self.verdict = Verdict::bounded(route, *fewest),
+            _ => {}
         }
         self.settle()
     }

@@ -295,3 +295,67 @@ fn copies_of_the_space_share_no_cache_line() {
     check::<u8>();
     check::<[u64; 20]>();
 }
+
+/// An outcome of `verdict` that stopped at `limit`, with nothing else.
+fn stopped(verdict: Verdict, limit: Option<LimitKind>) -> Outcome {
+    Outcome {
+        verdict,
+        expanded: 0,
+        stored: 0,
+        depth: 0,
+        peak_bytes: 0,
+        visited_bytes: 0,
+        limit,
+        found: None,
+        fewest: 4,
+    }
+}
+
+/// A route found after the exact search decides a stopped search, and
+/// replaces a bounded solve's route only when shorter; a proven route and
+/// an exhaustive proof are never touched.
+#[test]
+fn a_later_route_decides_or_shortens_a_bounded_solve() {
+    let limit = Some(LimitKind::States);
+    let out = stopped(Verdict::Limit, limit).with_route(vec![1; 9]);
+    assert_eq!(out.verdict, Verdict::bounded(vec![1; 9], 4));
+    let bounded = stopped(Verdict::bounded(vec![1; 9], 4), limit);
+    let shorter = bounded.clone().with_route(vec![2; 6]);
+    assert_eq!(shorter.verdict, Verdict::bounded(vec![2; 6], 4));
+    let longer = bounded.with_route(vec![2; 12]);
+    assert_eq!(longer.verdict, Verdict::bounded(vec![1; 9], 4));
+    // Down to the bound: now proven.
+    let reached = stopped(Verdict::bounded(vec![1; 9], 4), limit).with_route(vec![3; 4]);
+    assert_eq!(reached.verdict, Verdict::proven(vec![3; 4]));
+    let proven = stopped(Verdict::proven(vec![1; 5]), None).with_route(vec![2; 4]);
+    assert_eq!(proven.verdict, Verdict::proven(vec![1; 5]));
+    let none = stopped(Verdict::Unsolved, None).with_route(vec![2; 4]);
+    assert_eq!(none.verdict, Verdict::Unsolved);
+}
+
+/// The passes after the exact search run for a plain solve that stopped
+/// on its budget or its clock, with or without a route, and never for a
+/// search its caller cancelled, a constrained one or a decided one.
+#[test]
+fn passes_after_the_search_run_where_it_stopped() {
+    use level::needs_route;
+    let budget = Some(LimitKind::Memory);
+    let bounded = Verdict::bounded(vec![1; 9], 4);
+    assert!(needs_route(&stopped(Verdict::Limit, budget), true, false));
+    assert!(needs_route(&stopped(bounded.clone(), budget), true, false));
+    assert!(needs_route(&stopped(bounded.clone(), None), true, true));
+    assert!(needs_route(&stopped(Verdict::Cancelled, None), true, true));
+    assert!(!needs_route(&stopped(bounded.clone(), None), true, false));
+    assert!(!needs_route(
+        &stopped(Verdict::Cancelled, None),
+        true,
+        false
+    ));
+    assert!(!needs_route(&stopped(Verdict::Limit, budget), false, false));
+    assert!(!needs_route(
+        &stopped(Verdict::proven(vec![1; 4]), None),
+        true,
+        true
+    ));
+    assert!(!needs_route(&stopped(Verdict::Unsolved, None), true, true));
+}
