@@ -41,6 +41,7 @@
 //! forward pass aimed at them ends a push or so short.
 
 use super::nodes::Nodes;
+use super::pulls::Backwards;
 use super::{Key, PushSpace, Work};
 use crate::solver::matching::{Assignment, Segments, UNREACHABLE};
 use crate::solver::{hash_set_bytes, pass_may_hold, pool, vec_bytes};
@@ -239,20 +240,11 @@ impl Backward {
     /// The pass from the won rooms, or `None` outside its reach (as for
     /// [`super::satisfice_pulls`]).
     fn new(space: &PushSpace, start: &[u32], work: &mut Work) -> Option<Backward> {
-        let things = start.len() - 1;
-        let goals: Vec<u32> = (0..space.cells as u32)
-            .filter(|&c| space.goal[c as usize])
-            .collect();
-        if goals.len() != things || space.needed != things || things > 64 {
-            return None;
-        }
-        if things.saturating_mul(space.cells) > 1 << 22 {
-            return None;
-        }
-        let sources: Vec<usize> = start[1..].iter().map(|&c| c as usize).collect();
-        let back = Segments::pushes_from(&sources, &space.blocked, space.width);
-        let mut target = start.to_vec();
-        space.settle(&mut target, work);
+        let Backwards {
+            goals,
+            back,
+            target,
+        } = space.backwards(start, work)?;
         let mut side = Backward {
             nodes: Nodes::new(start.len(), space.cells),
             met: Met::new(),

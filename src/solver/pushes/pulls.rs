@@ -61,21 +61,13 @@ pub fn satisfice_pulls(
     let start = space.start_key()?;
     let width = start.len();
     let things = width - 1;
-    let goals: Vec<u32> = (0..space.cells as u32)
-        .filter(|&c| space.goal[c as usize])
-        .collect();
-    if goals.len() != things || space.needed != things || things > 64 {
-        return None;
-    }
-    if things.saturating_mul(space.cells) > 1 << 22 {
-        return None;
-    }
-    let sources: Vec<usize> = start[1..].iter().map(|&c| c as usize).collect();
-    let back = Segments::pushes_from(&sources, &space.blocked, space.width);
     let mut work = Work::default();
+    let Backwards {
+        goals,
+        back,
+        target,
+    } = space.backwards(&start, &mut work)?;
     let mut assignment = Assignment::default();
-    let mut target = start.clone();
-    space.settle(&mut target, &mut work);
     let mut nodes = Nodes::new(width, space.cells);
     for root in space.won_rooms(&goals, &mut work) {
         let bound = back.bound(&root[1..], &mut assignment);
@@ -124,7 +116,43 @@ pub fn satisfice_pulls(
     None
 }
 
+/// What a search backwards from the won rooms starts from.
+pub(super) struct Backwards {
+    /// The GOAL cells, one per PUSH thing.
+    pub(super) goals: Vec<u32>,
+    /// Single-push distances from the start's PUSH things: a node's bound
+    /// is the cheapest assignment of its things back to them.
+    pub(super) back: Segments,
+    /// The start, settled: the node the search ends at.
+    pub(super) target: Key,
+}
+
 impl PushSpace<'_> {
+    /// Where a search backwards from `start`'s won rooms starts, or `None`
+    /// outside its reach: not one GOAL cell per PUSH thing, more than 64
+    /// things, or a board too large for the assignment's table.
+    pub(super) fn backwards(&self, start: &[u32], work: &mut Work) -> Option<Backwards> {
+        let things = start.len() - 1;
+        let goals: Vec<u32> = (0..self.cells as u32)
+            .filter(|&c| self.goal[c as usize])
+            .collect();
+        if goals.len() != things || self.needed != things || things > 64 {
+            return None;
+        }
+        if things.saturating_mul(self.cells) > 1 << 22 {
+            return None;
+        }
+        let sources: Vec<usize> = start[1..].iter().map(|&c| c as usize).collect();
+        let back = Segments::pushes_from(&sources, &self.blocked, self.width);
+        let mut target = start.to_vec();
+        self.settle(&mut target, work);
+        Some(Backwards {
+            goals,
+            back,
+            target,
+        })
+    }
+
     /// Moves node `key`'s player to the least cell of its region (module
     /// comment).
     pub(super) fn settle(&self, key: &mut [u32], work: &mut Work) {
