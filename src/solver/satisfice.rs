@@ -12,10 +12,11 @@
 //! *novelty* (a state is novel when it makes true an atom, a thing in a
 //! cell or a rule active, that no state of its partition made true before:
 //! by default the states of its estimate), then by a [`Guide`]'s estimate
-//! of the moves left, then in the order they were found. Novelty keeps the search spreading over the board where the
-//! estimate is flat (a rule still to be formed), and the estimate pulls it
-//! towards the win where it is not. Ties go by order found, so a route is
-//! the same on every machine and for every `jobs`.
+//! of the moves left, then in the order they were found. Novelty keeps the
+//! search spreading over the board where the estimate is flat (a rule
+//! still to be formed), and the estimate pulls it towards the win where it
+//! is not. Ties go by order found, so a route is the same on every machine
+//! and for every `jobs`.
 //!
 //! **Storage.** States are kept as their differences from the start (most
 //! of a crowded board never moves), with their parent and action; the
