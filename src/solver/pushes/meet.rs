@@ -374,28 +374,11 @@ fn join(
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_rooms::{room, sealed, space_of, walled};
-    use super::super::{DIRS, satisfice, satisfice_pulls, search};
+    use super::super::test_rooms::{room, sealed, space_of, walled, wins};
+    use super::super::{satisfice, satisfice_pulls, search};
     use super::*;
-    use crate::engine::{Game, TurnResult};
     use crate::solver::{Limits, Verdict};
     use proptest::prelude::*;
-
-    /// Whether `route` wins on the engine, every move accepted.
-    fn wins(game: &Game, route: &[u8]) -> bool {
-        let (mut state, _) = game.reset();
-        let mut won = false;
-        for &m in route {
-            let TurnResult::Accepted { state: s, report } =
-                game.step(&state, DIRS[usize::from(m)].0)
-            else {
-                return false;
-            };
-            won = report.won;
-            state = s;
-        }
-        won
-    }
 
     /// An open room of five crates, three ways to a dock blocked by walls
     /// and things: within 100 nodes neither pass alone has a route (the

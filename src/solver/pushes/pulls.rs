@@ -277,7 +277,7 @@ impl PushSpace<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::search;
-    use super::super::test_rooms::{room, sealed, space_of, walled};
+    use super::super::test_rooms::{room, sealed, space_of, walled, wins};
     use super::*;
     use crate::solver::{Limits, Verdict};
     use proptest::prelude::*;
@@ -287,19 +287,7 @@ mod tests {
     fn pulled_route(game: &crate::engine::Game) -> Option<Vec<u8>> {
         let space = space_of(game).expect("a sealed room");
         let route = satisfice_pulls(&space, 100_000, 1 << 28, &AtomicBool::new(false))?;
-        let (mut state, _) = game.reset();
-        let mut won = false;
-        for &m in &route {
-            let input = DIRS[usize::from(m)].0;
-            match game.step(&state, input) {
-                crate::engine::TurnResult::Accepted { state: s, report } => {
-                    won = report.won;
-                    state = s;
-                }
-                other => panic!("move {m} refused: {other:?}"),
-            }
-        }
-        assert!(won, "the route {route:?} does not win");
+        assert!(wins(game, &route), "the route {route:?} does not win");
         Some(route)
     }
 

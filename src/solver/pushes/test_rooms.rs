@@ -1,8 +1,8 @@
 //! Rooms for the push search's tests, and a slow, plain deadness check
 //! to compare the search's own against.
 
-use super::PushSpace;
-use crate::engine::{Game, testkit};
+use super::{DIRS, PushSpace};
+use crate::engine::{Game, TurnResult, testkit};
 use crate::solver::deadlock::DeadCells;
 use proptest::prelude::*;
 
@@ -54,6 +54,22 @@ pub(super) fn sealed(room: &str) -> Game {
     walled(&out)
 }
 
+/// Whether `route` wins on the engine, every move accepted.
+pub(super) fn wins(game: &Game, route: &[u8]) -> bool {
+    let (mut state, _) = game.reset();
+    let mut won = false;
+    for &m in route {
+        let TurnResult::Accepted { state: s, report } = game.step(&state, DIRS[usize::from(m)].0)
+        else {
+            return false;
+        };
+        won = report.won;
+        state = s;
+    }
+    won
+}
+
+/// The push space of `game`, when the push search applies.
 pub(super) fn space_of(game: &Game) -> Option<PushSpace<'_>> {
     let (start, _) = game.reset();
     let rules = game.rules(&start);
