@@ -66,6 +66,36 @@ fn naive(game: &Game, cap: usize, dead: Option<&DeadCells>) -> Result<Plain, ()>
     })
 }
 
+/// Whether every state reachable from `game`'s start (past no win and no
+/// loss of control, as every search here prunes) is among the first
+/// `cap`: where it is, a search left to run to the end (the satisficing
+/// passes, best-first without a budget) stops within `cap` expansions.
+/// [`naive`] can't tell: it stops at the first win, which in a large
+/// space a best-first search may reach only after millions of states.
+fn whole_space_within(game: &Game, cap: usize) -> bool {
+    let (start, _) = game.reset();
+    let mut inputs = Input::MOVES.to_vec();
+    if !game.automata.is_empty() {
+        inputs.push(Input::Wait);
+    }
+    let mut seen = HashSet::from([start.clone()]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(s) = queue.pop_front() {
+        for &i in &inputs {
+            let TurnResult::Accepted { state, report } = game.step(&s, i) else {
+                continue;
+            };
+            if !report.won && !report.lost_control && seen.insert(state.clone()) {
+                if seen.len() > cap {
+                    return false;
+                }
+                queue.push_back(state);
+            }
+        }
+    }
+    true
+}
+
 /// The solver on 1, 2 and 3 threads finds `plain`'s verdict and route
 /// (which replays to a win on the engine) and `counts`' states expanded
 /// and stored, on board `b`.
@@ -191,6 +221,9 @@ proptest! {
         let Ok(plain) = naive(&game, 4_000, None) else {
             return Ok(());
         };
+        if !whole_space_within(&game, 20_000) {
+            return Ok(());
+        }
         let space = LevelSpace::new(&game, Constraints::default());
         let guide = crate::solver::satisfice::LevelGuide::new(&game);
         let cancel = AtomicBool::new(false);
@@ -352,6 +385,9 @@ proptest! {
         let Ok(plain) = naive(&game, 4_000, None) else {
             return Ok(());
         };
+        if !whole_space_within(&game, 20_000) {
+            return Ok(());
+        }
         let space = LevelSpace::new(&game, Constraints::default());
         let guide = crate::solver::satisfice::LevelGuide::new(&game);
         let cancel = AtomicBool::new(false);
@@ -384,6 +420,9 @@ proptest! {
         let Ok(plain) = naive(&game, 20_000, None) else {
             return Ok(());
         };
+        if !whole_space_within(&game, 20_000) {
+            return Ok(());
+        }
         let cancel = AtomicBool::new(false);
         let limits = Limits { states, memory: 1 << 30 };
         let mut out = crate::solver::pushes::search(&pushes, limits, None, &cancel, &mut |_| {});
@@ -637,6 +676,9 @@ proptest! {
         let Ok(plain) = naive(&game, 20_000, None) else {
             return Ok(());
         };
+        if !whole_space_within(&game, 20_000) {
+            return Ok(());
+        }
         let cancel = AtomicBool::new(false);
         let found = crate::solver::pushes::satisfice(&pushes, u64::MAX, usize::MAX, &cancel);
         let (Some(shortest), Some(route)) = (&plain.route, &found) else {
