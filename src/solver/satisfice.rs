@@ -541,6 +541,39 @@ mod tests {
         assert_eq!(found, Some(route), "the first passes find it");
     }
 
+    /// Keke map 196 ("Battering Ram") can be won here, though no guide
+    /// finds a route yet: DEFEAT (the map's KILL) harms only YOU things, so
+    /// six pushed things stack up the flag's column across the DEFEAT
+    /// cells, the first one, a rock, ending beside the flag's free cells;
+    /// then ROCK IS BABA (beside BABA IS YOU) makes it YOU and it walks to
+    /// the flag. So no bound on where a YOU thing can go alive may call the
+    /// map unsolved.
+    #[test]
+    fn keke_196_can_be_won() {
+        let game = keke(
+            "196",
+            "____________________\n_Wwvvvvvvvfvvvvvvvv_\n_1wvvvvvvv.vvvvvvvv_\n\
+             _6wvvvvvvv.vvvvvvvv_\n_Fwvvvvvvv.vvvvvvvv_\n_1wvvvvvvv.vvvvvvvv_\n\
+             _3wvvvvvvvvvvvvvvvv_\n_Vwvvvvvvvvvvvvvvvv_\n_1wvvvvvvvvvvvvvvvv_\n\
+             _4wvvvvvvvvvvvvvvvv_\n_wwvvvvvvvvvvvvvvvv_\n_..............s..._\n\
+             _......r.r.....sS.._\n_...b..rrr.....s1.._\n_..B12..R......s4.._\n\
+             _.......1......s..._\n_.......5..O1O.s..._\n_..............w..._\n\
+             _..............w..._\n____________________",
+        );
+        let space = LevelSpace::new(&game, Constraints::default());
+        let route: Vec<u8> = concat!(
+            "UURRRRDRURRDDLUURDDDLLUULURDRULLLLDRRRDRUULLLLDDDRUULURRRDRU",
+            "LLLDDRRDRUUUDDDDDDRUUUUURULDLUDDDLLLDLUURULLLRRRRRDDDLLDLUURULLL",
+            "UUUU",
+        )
+        .chars()
+        .map(|c| "UDLR".find(c).expect("a move") as u8)
+        .collect();
+        assert_eq!(route.len(), 128);
+        assert!(space.wins(&route), "the stacked rock walks to the flag");
+        assert!(!space.wins(&route[..124]), "not before it gets there");
+    }
+
     /// The changes guide's partition counts the rules formed or broken and
     /// the things turned into another kind or gone, from the start's: a
     /// state's partition moves with each such change and not with a walk.
