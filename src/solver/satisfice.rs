@@ -210,11 +210,12 @@ pub fn satisfice<S: Space, G: Guide>(
 }
 
 /// A winning route of `space`, a level of `game` searched over moves, by
-/// the three [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
+/// the four [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
 /// `states.0` states, then, when it found none and its states held more
 /// than one rule set ([`LevelGuide::saw_rules_change`]: else the later
-/// passes would add no atom nor partition), [`LevelGuide::by_changes`]'s
-/// and then [`LevelGuide::by_rule_set`]'s, of `states.1` each.
+/// passes would add no atom nor partition, and no kind could become YOU),
+/// [`LevelGuide::by_changes`]'s, [`LevelGuide::by_rule_set`]'s and
+/// [`LevelGuide::by_becoming`]'s, of `states.1` each.
 /// A pass's route counts only when `wins` holds for it (replayed on the
 /// engine), so one that doesn't leaves the next pass its turn; the rest is
 /// [`satisfice`]'s, with the same `max_bytes` and `cancel` for each pass.
