@@ -679,13 +679,13 @@ mod tests {
         assert_eq!(found, Some(route), "the first passes find it");
     }
 
-    /// Keke map 196 ("Battering Ram") can be won here, though no guide
-    /// finds a route yet: DEFEAT (the map's KILL) harms only YOU things, so
-    /// six pushed things stack up the flag's column across the DEFEAT
-    /// cells, the first one, a rock, ending beside the flag's free cells;
-    /// then ROCK IS BABA (beside BABA IS YOU) makes it YOU and it walks to
-    /// the flag. So no bound on where a YOU thing can go alive may call the
-    /// map unsolved.
+    /// Keke map 196 ("Battering Ram") can be won here by a route made by
+    /// hand: DEFEAT (the map's KILL) harms only YOU things, so six pushed
+    /// things stack up the flag's column across the DEFEAT cells, the
+    /// first one, a rock, ending beside the flag's free cells; then ROCK IS
+    /// BABA (beside BABA IS YOU) makes it YOU and it walks to the flag. So
+    /// no bound on where a YOU thing can go alive may call the map
+    /// unsolved, whatever the guides find.
     #[test]
     fn keke_196_can_be_won() {
         let game = keke("196", KEKE_196);
