@@ -374,7 +374,7 @@ fn join(
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_rooms::{room, sealed, space_of, walled, wins};
+    use super::super::test_rooms::{GOAL_CORRIDOR, room, sealed, space_of, walled, wins};
     use super::super::{satisfice, satisfice_pulls, search};
     use super::*;
     use crate::solver::{Limits, Verdict};
@@ -408,12 +408,7 @@ mod tests {
     /// A goal corridor filled deepest first: the route found wins.
     #[test]
     fn a_goal_corridor_route_wins() {
-        let game = sealed(
-            "o o o . . . . #\n\
-             # # # . $ . . #\n\
-             # # # . $ $ @ #\n\
-             # # # . . . . #",
-        );
+        let game = sealed(GOAL_CORRIDOR);
         let space = space_of(&game).expect("a sealed room");
         let route =
             satisfice_meet(&space, 1000, 1 << 28, &AtomicBool::new(false)).expect("a route");

@@ -277,7 +277,7 @@ impl PushSpace<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::search;
-    use super::super::test_rooms::{room, sealed, space_of, walled, wins};
+    use super::super::test_rooms::{GOAL_CORRIDOR, room, sealed, space_of, walled, wins};
     use super::*;
     use crate::solver::{Limits, Verdict};
     use proptest::prelude::*;
@@ -295,12 +295,7 @@ mod tests {
     /// whose mouth is the only way in.
     #[test]
     fn a_goal_corridor_is_filled_deepest_first() {
-        let game = sealed(
-            "o o o . . . . #\n\
-             # # # . $ . . #\n\
-             # # # . $ $ @ #\n\
-             # # # . . . . #",
-        );
+        let game = sealed(GOAL_CORRIDOR);
         let route = pulled_route(&game).expect("a route");
         assert!(route.len() > 10, "{route:?}");
     }

@@ -41,6 +41,13 @@ pub(super) fn walled(b: &str) -> Game {
     Game::new(&level)
 }
 
+/// Three crates to push into a dead-end row of three docks whose mouth is
+/// the only way in: filled deepest first, the one order that works.
+pub(super) const GOAL_CORRIDOR: &str = "o o o . . . . #\n\
+                                        # # # . $ . . #\n\
+                                        # # # . $ $ @ #\n\
+                                        # # # . . . . #";
+
 /// The level of `room` (rows of cells) inside a ring of walls.
 pub(super) fn sealed(room: &str) -> Game {
     let rows: Vec<&str> = room.lines().collect();
