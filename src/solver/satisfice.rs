@@ -26,6 +26,8 @@
 //! ([`super::pool`]), and the bytes counted are those the tables hold by
 //! the next look, growth included.
 
+mod reach;
+
 use super::{Space, fingerprint, hash_set_bytes, pass_may_hold, vec_bytes};
 use crate::engine::{Class, Game, Scratch, State, Tok};
 use std::cell::{Cell, RefCell};
@@ -210,12 +212,13 @@ pub fn satisfice<S: Space, G: Guide>(
 }
 
 /// A winning route of `space`, a level of `game` searched over moves, by
-/// the four [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
+/// the five [`LevelGuide`]s in turn: [`LevelGuide::new`]'s pass of
 /// `states.0` states, then, when it found none and its states held more
 /// than one rule set ([`LevelGuide::saw_rules_change`]: else the later
 /// passes would add no atom nor partition, and no kind could become YOU),
-/// [`LevelGuide::by_changes`]'s, [`LevelGuide::by_rule_set`]'s and
-/// [`LevelGuide::by_becoming`]'s, of `states.1` each.
+/// [`LevelGuide::by_changes`]'s, [`LevelGuide::by_rule_set`]'s,
+/// [`LevelGuide::by_becoming`]'s and [`LevelGuide::by_reach`]'s, of
+/// `states.1` each.
 /// A pass's route counts only when `wins` holds for it (replayed on the
 /// engine), so one that doesn't leaves the next pass its turn; the rest is
 /// [`satisfice`]'s, with the same `max_bytes` and `cancel` for each pass.
@@ -238,6 +241,7 @@ pub fn satisfice_level<S: Space>(
         pass(&LevelGuide::by_changes(game), states.1)
             .or_else(|| pass(&LevelGuide::by_rule_set(game), states.1))
             .or_else(|| pass(&LevelGuide::by_becoming(game), states.1))
+            .or_else(|| pass(&LevelGuide::by_reach(game), states.1))
     })
 }
 
@@ -270,6 +274,8 @@ pub struct LevelGuide<'g> {
     /// The STOP property's bit, when the estimate also sees kinds that
     /// could become YOU ([`LevelGuide::by_becoming`]).
     becoming: Option<u64>,
+    /// The bits the walks of [`LevelGuide::by_reach`]'s estimate read.
+    reach: Option<reach::Walls>,
 }
 
 /// A level's start as [`LevelGuide::by_changes`] counts changes from it:
@@ -334,6 +340,26 @@ impl<'g> LevelGuide<'g> {
         }
     }
 
+    /// The changes guide ([`LevelGuide::by_changes`]) whose estimate
+    /// measures walks around STOP things ([`LevelGuide::reach_estimate`]):
+    /// where STOP things wall the YOU things into pockets, only states in
+    /// which a way has opened to the things a WIN rule would serve come
+    /// first. It finds the route of Keke 136, where BABA makes LOVE, FLAG
+    /// and then the GRASS walls YOU in turn, the grass sinks a way open,
+    /// and a love walks to the rock once ROCK IS WIN forms; the other
+    /// guides find none (docs/performance.md), so it runs last
+    /// ([`satisfice_level`]).
+    pub fn by_reach(game: &'g Game) -> Self {
+        let bit = |name: &str| game.tok(name).map_or(0, |t| game.vocab.prop_bit(t));
+        LevelGuide {
+            reach: Some(reach::Walls {
+                stop: bit("STOP"),
+                sink: bit("SINK"),
+            }),
+            ..Self::by_changes(game)
+        }
+    }
+
     fn with_atoms(game: &'g Game, rule_sets: bool) -> Self {
         let bit = |name: &str| game.tok(name).map_or(0, |t| game.vocab.prop_bit(t));
         LevelGuide {
@@ -345,6 +371,7 @@ impl<'g> LevelGuide<'g> {
             first_set: Cell::new(None),
             rules_changed: Cell::new(false),
             becoming: None,
+            reach: None,
         }
     }
 
@@ -557,6 +584,9 @@ impl Guide for LevelGuide<'_> {
             for &(x, y) in &you {
                 atoms.push(1 << 30 | set << 16 | (y as u32) << 8 | x as u32);
             }
+        }
+        if let Some(walls) = self.reach {
+            return judged(self.reach_estimate(s, state, props, walls));
         }
         let nearest =
             |from: (i32, i32), to: &[(i32, i32)]| to.iter().map(|&t| taxicab(from, t)).min();
@@ -789,5 +819,61 @@ mod tests {
         assert!(seen(
             "MIAU IS YOU\n. . . .\n. m ROCK .\n. . IS .\n. . PUSH ."
         ));
+    }
+
+    /// Keke competition map 136 (`full_biy`): BABA, LOVE, FLAG and ROCK each
+    /// in a pocket walled by GRASS (STOP and SINK, rules no one can reach),
+    /// and no WIN rule on the board.
+    const KEKE_136: &str = "__________\n_V.2a..12_\n_B12avF.._\n_bv.a...._\n_aaaaaaaa_\n\
+                            _...a...._\n_r.Ra.A.._\n_A16a1..._\n_A1032f3._\n__________";
+
+    /// 136 is won by the guide that walks around walls, within the first
+    /// passes' states, where the changes guide it extends finds none in
+    /// as many: LOVE IS YOU, FLAG IS YOU and GRASS IS YOU in turn, the
+    /// grass sinks a way open, and a love walks to the rock once ROCK IS
+    /// WIN forms.
+    #[test]
+    fn keke_136_is_won_by_the_reach_guide() {
+        let game = keke("136", KEKE_136);
+        let space = LevelSpace::new(&game, Constraints::default());
+        let cancel = AtomicBool::new(false);
+        let (_, states) = SATISFICE_FIRST_MOVES;
+        let pass = |guide: LevelGuide| satisfice(&space, &guide, states, 1 << 30, &cancel);
+        assert_eq!(pass(LevelGuide::by_changes(&game)), None);
+        let route = pass(LevelGuide::by_reach(&game)).expect("the reach guide's route");
+        assert!(space.wins(&route));
+    }
+
+    /// The reach guide's estimate walks around STOP things: a WIN thing
+    /// behind a wall costs as much as crossing the board twice, where the
+    /// plain guide counts the cells between.
+    #[test]
+    fn the_reach_guide_walks_around_walls() {
+        let estimate = |board: &str, reach: bool| {
+            let game = Game::new(&crate::engine::testkit::level(board));
+            let space = LevelSpace::new(&game, Constraints::default());
+            let mut s = Vec::new();
+            space.start(&mut s);
+            let guide = if reach {
+                LevelGuide::by_reach(&game)
+            } else {
+                LevelGuide::new(&game)
+            };
+            guide.judge(&s, &mut Vec::new()).estimate
+        };
+        let rules = "MIAU IS YOU . # .\nWALL IS STOP . # .\nFLAG IS WIN . # f\n";
+        let walled = format!("{rules}m . . . # .");
+        let open = format!("{rules}m . . . . .");
+        // Six steps from the cat to the flag through the gap, each counted
+        // three times.
+        assert_eq!(estimate(&open, true), 18);
+        assert_eq!(estimate(&open, false), 6);
+        // Walled off, the plain guide still counts six cells. The reach
+        // guide's walk to the flag costs 3 × 2 × (6 + 4); FLAG IS WIN
+        // (formed) plus that walk, FORMING + 20, is dearer than lining up
+        // MIAU IS WIN, a YOU kind (no walk) with MIAU and WIN a step each
+        // from the middle IS, three per step.
+        assert_eq!(estimate(&walled, false), 6);
+        assert_eq!(estimate(&walled, true), FORMING + 6);
     }
 }

@@ -41,7 +41,7 @@ pub const SATISFICE_PULLS_WORK: u64 = 16_000_000;
 /// The states of the satisficing passes run before a plain solve over
 /// moves ([`solver::satisfice::satisfice_level`]): the plain guide's, then,
 /// when it found no route among states of more than one rule set, the
-/// changes, rule-set and becoming guides', the second figure each. A
+/// changes, rule-set, becoming and reach guides', the second figure each. A
 /// route found bounds the move search (its last layer is tested, not
 /// stored) and is what a search stopped by its caller's clock still has.
 /// The plain guide's pass stays small: it costs every
@@ -50,15 +50,16 @@ pub const SATISFICE_PULLS_WORK: u64 = 16_000_000;
 /// rule-set guide's finds the route of a level won through several rules
 /// formed in turn (Keke 162) in 125 000 to 150 000 states, a second or two,
 /// the changes guide that of Keke 161 and 176 in under 100 000, and the
-/// becoming guide that of Keke 196 in under 200 000; where they find none
-/// they cost a level past the probe that much each.
-pub const SATISFICE_FIRST_MOVES: (u64, u64) = (5_000, 200_000);
+/// becoming guide that of Keke 196 in under 200 000, and the reach guide
+/// that of Keke 136 in 200 000 to 250 000; where they find none they cost
+/// a level past the probe that much each.
+pub const SATISFICE_FIRST_MOVES: (u64, u64) = (5_000, 250_000);
 
 /// The nodes of the satisficing pass run after a plain solve that ended in
 /// LIMIT without a route: the state budget's place, now the shortest route
 /// is out of reach (its byte cap is the memory cap's). Over moves, this is
-/// the plain guide's pass; the changes, rule-set and becoming guides'
-/// follow with [`SATISFICE_AFTER_RULE_SETS`] each.
+/// the plain guide's pass; the changes, rule-set, becoming and reach
+/// guides' follow with [`SATISFICE_AFTER_RULE_SETS`] each.
 pub const SATISFICE_AFTER: u64 = 8_000_000;
 
 /// The search from both ends' nodes times PUSH things at most, after a
@@ -68,11 +69,11 @@ pub const SATISFICE_AFTER: u64 = 8_000_000;
 /// held for minutes by a large room where it finds nothing.
 pub const SATISFICE_MEET_WORK: u64 = 80_000_000;
 
-/// The states of each later guide's pass (changes, rule set, becoming)
-/// after the plain guide's [`SATISFICE_AFTER`] over moves found no route:
-/// ten times what the first passes give them, and a quarter of the plain
-/// guide's each, since a level where none finds a route pays for all four
-/// (about 80 000 states a second).
+/// The states of each later guide's pass (changes, rule set, becoming,
+/// reach) after the plain guide's [`SATISFICE_AFTER`] over moves found no
+/// route: eight times what the first passes give them, and a quarter of
+/// the plain guide's each, since a level where none finds a route pays
+/// for all five (about 80 000 states a second).
 pub const SATISFICE_AFTER_RULE_SETS: u64 = 2_000_000;
 
 /// Searches `game` under `constraints`: the push search ([`solver::pushes`])
@@ -85,7 +86,7 @@ pub const SATISFICE_AFTER_RULE_SETS: u64 = 2_000_000;
 /// ([`solver::satisfice`]) on levels it doesn't decide within
 /// [`SATISFICE_PROBE`] push nodes or [`SATISFICE_PROBE_MOVES`] states:
 /// first with [`SATISFICE_FIRST`] nodes (pushes) or
-/// [`SATISFICE_FIRST_MOVES`] states (moves, four guides in turn), and over
+/// [`SATISFICE_FIRST_MOVES`] states (moves, five guides in turn), and over
 /// pushes, if that finds none, backwards with [`SATISFICE_PULLS`] nodes,
 /// before the search runs again
 /// in full, so that the push search can stop at the route's length and a

@@ -228,13 +228,14 @@ proptest! {
         let guide = crate::solver::satisfice::LevelGuide::new(&game);
         let cancel = AtomicBool::new(false);
         let found = crate::solver::satisfice::satisfice(&space, &guide, u64::MAX, usize::MAX, &cancel);
-        // The rule-set, changes and becoming guides order the same space
+        // The rule-set, changes, becoming and reach guides order the same space
         // otherwise: a route exactly when the plain guide finds one, which
         // wins too.
         for other in [
             crate::solver::satisfice::LevelGuide::by_rule_set(&game),
             crate::solver::satisfice::LevelGuide::by_changes(&game),
             crate::solver::satisfice::LevelGuide::by_becoming(&game),
+            crate::solver::satisfice::LevelGuide::by_reach(&game),
         ] {
             let other = crate::solver::satisfice::satisfice(&space, &other, u64::MAX, usize::MAX, &cancel);
             prop_assert_eq!(other.is_some(), found.is_some());
