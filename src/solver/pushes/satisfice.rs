@@ -1,8 +1,9 @@
 //! The satisficing search over pushes: a winning route, not necessarily
 //! a shortest one, found best-first by novelty.
 
+use super::corral::Corral;
 use super::nodes::Nodes;
-use super::{Key, PushSpace, Work};
+use super::{Key, Leg, PushSpace, Work};
 use crate::solver::matching::UNREACHABLE;
 use crate::solver::{pass_may_hold, pool};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,7 +19,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// before), then by the assignment bound ([`PushSpace::bound`]), then in
 /// the order they were found: best-first width search, which finds
 /// routes in open rooms where taking nodes by the bound alone keeps
-/// shuffling the same crates. Deterministic: ties go by order found.
+/// shuffling the same crates. A node whose PUSH things fence off a
+/// PI-corral is expanded by its fence's pushes alone, or not at all when
+/// they have none ([`PushSpace::fence_legs`]): in open rooms most pushes
+/// elsewhere only shuffle crates before the corral's must be made anyway.
+/// Deterministic: ties go by order found.
 pub fn satisfice(
     space: &PushSpace,
     max_nodes: u64,
@@ -58,7 +63,7 @@ pub fn satisfice(
         }
         expanded += 1;
         found.clear();
-        space.legs(&key, &mut work, |leg, next| {
+        space.fence_legs(&key, &mut work, |leg, next| {
             found.push((next.clone(), leg.won))
         });
         for (next, won) in &found {
@@ -77,6 +82,29 @@ pub fn satisfice(
         }
     }
     None
+}
+
+impl PushSpace<'_> {
+    /// The pushes from node `key` a satisficing pass expands: only the
+    /// inward pushes of a PI-corral's fence when one needs a change, and
+    /// none when such a corral's fence has none ([`PushSpace::corral`]);
+    /// pushes that win are always kept.
+    pub(super) fn fence_legs(&self, key: &[u32], work: &mut Work, mut leg: impl FnMut(Leg, &Key)) {
+        self.flood(key, work);
+        let corral = self.corral(key, work);
+        let kept = std::mem::take(&mut work.corral_pushes);
+        self.legs_flooded(key, work, |l, next| {
+            let fence = match corral {
+                Corral::Open => true,
+                Corral::Dead => false,
+                Corral::Fence => kept.contains(&(l.from, l.dir)),
+            };
+            if l.won || fence {
+                leg(l, next);
+            }
+        });
+        work.corral_pushes = kept;
+    }
 }
 
 /// The moves of a chain of nodes found by [`satisfice`] (each a push's
