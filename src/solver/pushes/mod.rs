@@ -45,7 +45,8 @@
 //! **Where things are.** This module: the space, its walk grid and
 //! nodes; `legs`, the pushes out of a node; `frozen`, the PUSH things no
 //! push can move again; `corral`, the PI-corrals whose fence pushes
-//! go first in satisficing passes; `bounds`, the lower bounds on the moves left;
+//! go first in satisficing passes; `packing`, the order a
+//! cluster of GOAL cells is filled in; `bounds`, the lower bounds on the moves left;
 //! `symmetry`, a room's mirror images kept as one node; `buckets`, how
 //! pending nodes are written; `search`, the shortest-route search;
 //! `satisfice`, a route found without proving it shortest; `pulls`, one
@@ -62,6 +63,7 @@ mod frozen;
 mod legs;
 mod meet;
 mod nodes;
+mod packing;
 mod pulls;
 mod satisfice;
 mod search;
@@ -71,7 +73,7 @@ mod test_rooms;
 
 pub use meet::satisfice_meet;
 pub use pulls::satisfice_pulls;
-pub use satisfice::satisfice;
+pub use satisfice::{satisfice, satisfice_packed};
 pub use search::search;
 
 use super::deadlock::DeadCells;
