@@ -45,8 +45,8 @@
 //! **Where things are.** This module: the space, its walk grid and
 //! nodes; `legs`, the pushes out of a node; `frozen`, the PUSH things no
 //! push can move again; `corral`, the PI-corrals whose fence pushes
-//! go first in satisficing passes; `packing`, the order a
-//! cluster of GOAL cells is filled in; `bounds`, the lower bounds on the moves left;
+//! alone a satisficing pass expands; `packing`, the order a cluster of
+//! GOAL cells is filled in; `bounds`, the lower bounds on the moves left;
 //! `symmetry`, a room's mirror images kept as one node; `buckets`, how
 //! pending nodes are written; `search`, the shortest-route search;
 //! `satisfice`, a route found without proving it shortest; `pulls`, one
