@@ -262,7 +262,7 @@ pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Ve
             // order (Microban 153), which the forward pass alone misses.
             // The forward pass runs all the same and the shortest route
             // is kept: where both find one, the forward one is often
-            // shorter (Microban II 126: 544 moves, 724 from both ends).
+            // shorter (Microban II 126: 604 moves, 724 from both ends).
             let things = pushes.things().max(1) as u64;
             let packed = nodes.min(SATISFICE_PACKED_WORK / things);
             let packed = solver::pushes::satisfice_packed(&pushes, packed, limits.memory, cancel);
