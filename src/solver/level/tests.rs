@@ -665,8 +665,10 @@ proptest! {
         push_search_agrees(&b)?;
     }
 
-    /// The satisficing search over pushes, run to the end: a route
-    /// exactly when the room can be won, which replays to a win and is
+    /// The satisficing search over pushes (its fence pushes alone where
+    /// the PUSH things fence off a PI-corral), run to the end, ranked by
+    /// the bound or by the packing order: a route exactly when the room
+    /// can be won, which replays to a win and is
     /// no shorter than the shortest; and the push search bounded by it
     /// finds a route of the shortest length, as it does unbounded.
     #[test]
@@ -684,6 +686,13 @@ proptest! {
         }
         let cancel = AtomicBool::new(false);
         let found = crate::solver::pushes::satisfice(&pushes, u64::MAX, usize::MAX, &cancel);
+        // Ranked by the packing order, the same: a route exactly when
+        // there is one, winning on the engine.
+        let packed = crate::solver::pushes::satisfice_packed(&pushes, u64::MAX, usize::MAX, &cancel);
+        prop_assert_eq!(packed.is_some(), plain.route.is_some(), "packed {:?} on\n{}", packed, b);
+        if let Some(route) = &packed {
+            prop_assert!(wins(&game, route), "{route:?} doesn't win on\n{b}");
+        }
         let (Some(shortest), Some(route)) = (&plain.route, &found) else {
             prop_assert!(plain.route.is_none() && found.is_none(), "naive {:?}, satisficing {:?} on\n{}", plain.route, found, b);
             return Ok(());

@@ -45,8 +45,18 @@ impl PushSpace<'_> {
     /// blocked; the player takes the line's first cell. Only that cell and
     /// the one past the line change hands, so the GOAL cells covered and
     /// the PUSH things on live cells are updated from those two.
-    pub(super) fn legs(&self, key: &[u32], work: &mut Work, mut leg: impl FnMut(Leg, &Key)) {
+    pub(super) fn legs(&self, key: &[u32], work: &mut Work, leg: impl FnMut(Leg, &Key)) {
         self.flood(key, work);
+        self.legs_flooded(key, work, leg);
+    }
+
+    /// [`PushSpace::legs`] after [`PushSpace::flood`] on `key`.
+    pub(super) fn legs_flooded(
+        &self,
+        key: &[u32],
+        work: &mut Work,
+        mut leg: impl FnMut(Leg, &Key),
+    ) {
         let covered = key[1..].iter().filter(|&&c| self.goal[c as usize]).count();
         let alive = key[1..].iter().filter(|&&c| self.live[c as usize]).count();
         for k in 0..work.order.len() {

@@ -31,8 +31,9 @@
 //! step without a push, and the search goes on; the caller replays the
 //! route on the engine before it counts.
 //!
-//! **Where it runs.** First among the passes after a stopped exact search
-//! ([`crate::solver::level::find_route`]), with their 8 M nodes (fewer
+//! **Where it runs.** Among the passes after a stopped exact search
+//! ([`crate::solver::level::find_route`]), after the one ranked by the
+//! packing order ([`super::satisfice_packed`]), with their 8 M nodes (fewer
 //! past ten crates: [`crate::solver::level::SATISFICE_MEET_WORK`]): it finds
 //! Microban 153's route (1 704 moves once shortened) in about 20 s of
 //! them, where the forward pass alone finds none in 8 M nodes and the

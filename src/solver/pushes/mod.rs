@@ -44,7 +44,9 @@
 //!
 //! **Where things are.** This module: the space, its walk grid and
 //! nodes; `legs`, the pushes out of a node; `frozen`, the PUSH things no
-//! push can move again; `bounds`, the lower bounds on the moves left;
+//! push can move again; `corral`, the PI-corrals whose fence pushes
+//! alone a satisficing pass expands; `packing`, the order a cluster of
+//! GOAL cells is filled in; `bounds`, the lower bounds on the moves left;
 //! `symmetry`, a room's mirror images kept as one node; `buckets`, how
 //! pending nodes are written; `search`, the shortest-route search;
 //! `satisfice`, a route found without proving it shortest; `pulls`, one
@@ -56,10 +58,12 @@
 
 mod bounds;
 mod buckets;
+mod corral;
 mod frozen;
 mod legs;
 mod meet;
 mod nodes;
+mod packing;
 mod pulls;
 mod satisfice;
 mod search;
@@ -69,7 +73,7 @@ mod test_rooms;
 
 pub use meet::satisfice_meet;
 pub use pulls::satisfice_pulls;
-pub use satisfice::satisfice;
+pub use satisfice::{satisfice, satisfice_packed};
 pub use search::search;
 
 use super::deadlock::DeadCells;
@@ -361,6 +365,16 @@ struct Work {
     /// Per cell, the GOAL cell whose pull-back last reached it
     /// ([`PushSpace::goal_sealed`]).
     pulled: Vec<u32>,
+    /// Per cell, the corral ([`PushSpace::corral`]) an empty cell is in
+    /// and the last corral a PUSH thing fences (numbers from 1, 0: none);
+    /// the cells of the corral being marked, its fence things, its inward
+    /// pushes, and those of the PI-corral kept.
+    corral: Vec<u32>,
+    fence: Vec<u32>,
+    area: Vec<u32>,
+    fence_cells: Vec<u32>,
+    inward: Vec<(u32, u8)>,
+    corral_pushes: Vec<(u32, u8)>,
 }
 
 /// One push found from a node; the successor's key is in [`Work::next`].
