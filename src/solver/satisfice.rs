@@ -411,6 +411,25 @@ impl<'g> LevelGuide<'g> {
 }
 
 impl LevelGuide<'_> {
+    /// Each thing and word of packed state `s` (loaded in `state`) that is
+    /// on the board: its entity index, whether it is a word, its noun and
+    /// its cell.
+    fn placed<'a>(
+        &'a self,
+        s: &'a [u32],
+        state: &'a State,
+    ) -> impl Iterator<Item = (usize, bool, Tok, (i32, i32))> + 'a {
+        self.game
+            .ents
+            .iter()
+            .enumerate()
+            .filter_map(move |(e, info)| {
+                let (x, y) = Game::cell_in(s, e as u16)?;
+                let t = self.game.noun(state, e as u16)?;
+                Some((e, info.word, t, (i32::from(x), i32::from(y))))
+            })
+    }
+
     /// The estimate through a kind that could become YOU, for state `s`
     /// (loaded in `state`, its things' properties `props`), `None` where
     /// no kind could: the least, over things of a kind whose noun word lies
@@ -430,14 +449,8 @@ impl LevelGuide<'_> {
         let (w, h) = (i32::from(self.game.width), i32::from(self.game.height));
         let mut blocked = vec![false; (w * h) as usize];
         let (mut words, mut things, mut you_kinds) = (vec![], vec![], vec![]);
-        for (e, info) in self.game.ents.iter().enumerate() {
-            let (Some((x, y)), Some(t)) =
-                (Game::cell_in(s, e as u16), self.game.noun(state, e as u16))
-            else {
-                continue;
-            };
-            let at = (i32::from(x), i32::from(y));
-            if info.word {
+        for (e, word, t, at) in self.placed(s, state) {
+            if word {
                 blocked[(at.1 * w + at.0) as usize] = true;
                 words.push((t, at));
                 continue;

@@ -11,7 +11,7 @@
 //! states in which a wall has opened come first.
 
 use super::{FORMING, HOPELESS, LevelGuide, YOU_TO_WIN, taxicab};
-use crate::engine::{Class, Game, State, Tok};
+use crate::engine::{Class, State, Tok};
 use std::collections::VecDeque;
 
 /// The property bits the walk reads, besides YOU and WIN.
@@ -56,14 +56,8 @@ impl LevelGuide<'_> {
         let mut queue = VecDeque::new();
         let mut words = Words::default();
         let (mut things, mut win_things) = (vec![], vec![]);
-        for (e, info) in self.game.ents.iter().enumerate() {
-            let (Some((x, y)), Some(t)) =
-                (Game::cell_in(s, e as u16), self.game.noun(state, e as u16))
-            else {
-                continue;
-            };
-            let at = (i32::from(x), i32::from(y));
-            if info.word {
+        for (e, word, t, at) in self.placed(s, state) {
+            if word {
                 match self.class(t) {
                     Class::Is => words.is.push(at),
                     Class::Prop(_) if self.game.vocab.prop_bit(t) & win_bit != 0 => {
