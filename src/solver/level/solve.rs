@@ -272,14 +272,11 @@ pub fn find_route(game: &Game, limits: Limits, cancel: &AtomicBool) -> Option<Ve
             let both = solver::pushes::satisfice_meet(&pushes, meet, limits.memory, cancel);
             let both = replayed(&space, both);
             let found = solver::pushes::satisfice(&pushes, nodes, limits.memory, cancel);
-            let found = match (both, replayed(&space, found)) {
-                (Some(b), Some(f)) if b.len() < f.len() => Some(b),
-                (b, f) => f.or(b),
-            };
-            match (packed, found) {
-                (Some(p), Some(f)) if p.len() < f.len() => Some(p),
-                (p, f) => f.or(p),
-            }
+            // The shortest; on a tie the forward pass's, then the both-ends one's.
+            [replayed(&space, found), both, packed]
+                .into_iter()
+                .flatten()
+                .min_by_key(Vec::len)
         }
         None => {
             let states = (nodes, SATISFICE_AFTER_RULE_SETS.min(limits.states));
